@@ -1,0 +1,101 @@
+// A frame on the fabric, allocated from PacketPool and referred to by a 32-bit
+// index. A frame sits in exactly one place at a time (a NIC queue, a switch
+// egress queue, a wire), so one intrusive `next` link serves every FIFO.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "core/time.h"
+
+namespace rocesim {
+
+using PktId = uint32_t;
+constexpr PktId kNoPkt = 0xFFFFFFFF;
+
+enum class PktType : uint8_t { kData, kAck, kNak, kCnp, kPause };
+
+// RFC 3168 ECN codepoints in the IP header (seed 000 §5).
+enum Ecn : uint8_t { kNotEct = 0b00, kEct1 = 0b01, kEct0 = 0b10, kCe = 0b11 };
+
+struct Packet {
+  PktId next = kNoPkt;  // intrusive FIFO link
+  PktType type = PktType::kData;
+  uint8_t priority = 0;  // queue class at the current hop (from DSCP at switches)
+  uint8_t dscp = 0;
+  uint8_t ecn = kNotEct;
+  bool ecn_echo = false;  // ACK: the acknowledged data packet carried CE
+  uint16_t in_port = 0;   // ingress port index at the current switch (buffer release)
+  uint16_t sport = 0;     // UDP source port (ECMP entropy, per QP)
+  uint32_t size = 0;      // frame bytes on the wire, preamble/IFG excluded
+  uint32_t payload = 0;   // RDMA payload bytes (data packets)
+  uint32_t flow = 0;      // flow / QP id
+  uint32_t src = 0;       // source host
+  uint32_t dst = 0;       // destination host
+  uint32_t psn = 0;       // data: PSN; ACK/NAK: next expected PSN; pause: quanta
+  Time arrive = 0;        // while on a wire: when its last bit reaches the far end
+  Time sent = 0;          // NIC transmit timestamp (echoed in ACKs for RTT)
+};
+
+class PacketPool {
+ public:
+  PktId Alloc() {
+    ++live_;
+    if (free_ != kNoPkt) {
+      PktId id = free_;
+      free_ = slots_[id].next;
+      slots_[id] = Packet{};
+      return id;
+    }
+    slots_.emplace_back();
+    return static_cast<PktId>(slots_.size() - 1);
+  }
+  void Free(PktId id) {
+    --live_;
+    slots_[id].next = free_;
+    free_ = id;
+  }
+  Packet& operator[](PktId id) { return slots_[id]; }
+  const Packet& operator[](PktId id) const { return slots_[id]; }
+  size_t Live() const { return live_; }
+  size_t Capacity() const { return slots_.size(); }
+
+ private:
+  std::vector<Packet> slots_;
+  PktId free_ = kNoPkt;
+  size_t live_ = 0;
+};
+
+// FIFO of packets threaded through Packet::next.
+struct PacketFifo {
+  PktId head = kNoPkt;
+  PktId tail = kNoPkt;
+  uint32_t count = 0;
+  int64_t bytes = 0;
+
+  bool Empty() const { return head == kNoPkt; }
+  void Push(PacketPool& pool, PktId id) {
+    Packet& p = pool[id];
+    p.next = kNoPkt;
+    if (tail == kNoPkt) {
+      head = id;
+    } else {
+      pool[tail].next = id;
+    }
+    tail = id;
+    ++count;
+    bytes += p.size;
+  }
+  PktId Pop(PacketPool& pool) {
+    PktId id = head;
+    Packet& p = pool[id];
+    head = p.next;
+    if (head == kNoPkt) tail = kNoPkt;
+    --count;
+    bytes -= p.size;
+    return id;
+  }
+};
+
+}  // namespace rocesim

@@ -1,0 +1,133 @@
+#include "net/fabric.h"
+
+namespace rocesim {
+
+bool Fabric::HasBacklog(const Port& p) const {
+  if (!p.control.Empty() || p.queued_frames > 0) return true;
+  const Node& n = nodes[p.node];
+  return !n.is_switch && nics[n.index].HasDataToSend();
+}
+
+PktId Fabric::NextFrame(PortId port) {
+  Port& p = ports[port];
+  if (!p.control.Empty()) return p.control.Pop(pool);
+  const Node& n = nodes[p.node];
+  return n.is_switch ? switches[n.index].Dequeue(*this, port) : nics[n.index].Dequeue(*this);
+}
+
+void Fabric::KickPort(PortId port) {
+  Port& p = ports[port];
+  if (now >= p.busy_until) {
+    Transmit(port);
+  } else {
+    ArmWake(port, p.busy_until);
+  }
+}
+
+void Fabric::Transmit(PortId port) {
+  const PktId id = NextFrame(port);
+  if (id == kNoPkt) return;  // nothing eligible; NextFrame armed any wake it needs
+  Port& p = ports[port];
+  Packet& pkt = pool[id];
+  const Time wire_time = p.WireTime(pkt.size);
+  p.busy_until = now + wire_time;
+  pkt.arrive = p.busy_until + p.delay;
+  p.counters.tx_frames++;
+  p.counters.tx_bytes += pkt.size;
+  const bool wire_was_empty = p.wire.Empty();
+  p.wire.Push(pool, id);
+  if (wire_was_empty) Schedule(pkt.arrive, EventKind::kLinkArrive, port);
+  if (HasBacklog(p)) ArmWake(port, p.busy_until);
+}
+
+void Fabric::ArmWake(PortId port, Time t) {
+  Port& p = ports[port];
+  if (t < p.wake_at) {
+    p.wake_at = t;
+    Schedule(t, EventKind::kPortWake, port);
+  }
+}
+
+void Fabric::OnPortWake(PortId port) {
+  Port& p = ports[port];
+  if (now >= p.wake_at) p.wake_at = kTimeMax;
+  KickPort(port);
+}
+
+void Fabric::OnLinkArrive(PortId port) {
+  Port& p = ports[port];
+  const PktId id = p.wire.Pop(pool);
+  if (!p.wire.Empty()) Schedule(pool[p.wire.head].arrive, EventKind::kLinkArrive, port);
+  const PortId in = p.peer;
+  const Node& n = nodes[ports[in].node];
+  if (n.is_switch) {
+    switches[n.index].Receive(*this, in, id);
+  } else {
+    nics[n.index].Receive(*this, id);
+  }
+}
+
+void Fabric::SendPause(PortId port, int prio, int quanta) {
+  const PktId id = pool.Alloc();
+  Packet& pkt = pool[id];
+  pkt.type = PktType::kPause;
+  pkt.size = 64;  // minimum Ethernet frame
+  pkt.priority = static_cast<uint8_t>(prio);
+  pkt.psn = static_cast<uint32_t>(quanta);
+  Port& p = ports[port];
+  p.control.Push(pool, id);
+  p.counters.pause_sent++;
+  counters.pause_sent++;
+  KickPort(port);
+}
+
+void Fabric::OnPauseFrame(PortId port, PktId id) {
+  Port& p = ports[port];
+  const Packet& pkt = pool[id];
+  const int prio = pkt.priority;
+  const int quanta = static_cast<int>(pkt.psn);
+  p.counters.pause_received++;
+  counters.pause_received++;
+  // Paused time is accounted up to the moment the pause is replaced.
+  if (p.paused_until[prio] > now) p.counters.paused_time -= p.paused_until[prio] - now;
+  if (quanta == 0) {
+    p.paused_until[prio] = now;
+  } else {
+    // One quantum is 512 bit times at the port's speed.
+    p.paused_until[prio] = now + SerializationTime(int64_t{quanta} * 64, p.rate_bps);
+    p.counters.paused_time += p.paused_until[prio] - now;
+  }
+  pool.Free(id);
+  if (quanta == 0) KickPort(port);
+}
+
+void Fabric::CountDrop(PktId id, DropCause cause, PortId ingress) {
+  const Packet& pkt = pool[id];
+  counters.drops[static_cast<size_t>(cause)]++;
+  counters.dropped_frames++;
+  if (pkt.type == PktType::kData) counters.dropped_payload_bytes += pkt.payload;
+  ports[ingress].counters.drops++;
+  pool.Free(id);
+}
+
+uint64_t Fabric::FramesInNetwork(uint64_t* payload_bytes) const {
+  uint64_t frames = 0, bytes = 0;
+  auto walk = [&](const PacketFifo& f, bool count_nic_queue) {
+    for (PktId id = f.head; id != kNoPkt; id = pool[id].next) {
+      const Packet& pkt = pool[id];
+      if (pkt.type == PktType::kPause || !count_nic_queue) continue;
+      ++frames;
+      if (pkt.type == PktType::kData) bytes += pkt.payload;
+    }
+  };
+  for (const Port& p : ports) {
+    walk(p.wire, true);
+    // Frames in a NIC's own queue have not been injected yet.
+    walk(p.queue[0], nodes[p.node].is_switch);
+    for (int q = 1; q < kNumPriorities; ++q) walk(p.queue[q], nodes[p.node].is_switch);
+  }
+  if (payload_bytes) *payload_bytes = bytes;
+  return frames;
+}
+
+}  // namespace rocesim

@@ -1,0 +1,74 @@
+// The running fabric: every node, port, flow and frame, the event queue, and
+// the link model that moves frames between ports. Switches and NICs are
+// plain classes in vectors, dispatched by a switch on the node kind rather
+// than a virtual call per packet (DESIGN.md §5).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/event_queue.h"
+#include "core/packet.h"
+#include "core/rng.h"
+#include "net/nic.h"
+#include "net/port.h"
+#include "net/switch.h"
+#include "scenario/scenario.h"
+#include "stats/counters.h"
+#include "topo/routing.h"
+#include "transport/flow.h"
+
+namespace rocesim {
+
+struct Node {
+  bool is_switch = false;
+  uint32_t index = 0;  // into Fabric::switches or Fabric::nics
+  PortId first_port = 0;
+  uint16_t num_ports = 0;
+};
+
+struct Fabric {
+  const Scenario* scenario = nullptr;
+  Time now = 0;
+  EventQueue events;
+  PacketPool pool;
+  std::vector<Node> nodes;
+  std::vector<Port> ports;
+  std::vector<Switch> switches;
+  std::vector<Nic> nics;  // one per host; host id = index
+  std::vector<Flow> flows;
+  Routing routing;
+  Counters counters;
+  uint32_t flows_finished = 0;
+
+  void Schedule(Time t, EventKind kind, uint32_t target, uint32_t arg = 0) {
+    events.Push(t, kind, target, arg);
+  }
+
+  // Starts the next transmission on `port` if its transmitter is free,
+  // otherwise makes sure it is woken when it frees up.
+  void KickPort(PortId port);
+  // Ensures a kPortWake for `port` no later than `t`.
+  void ArmWake(PortId port, Time t);
+  void OnPortWake(PortId port);
+  // The frame at the head of `port`'s wire reaches the far end.
+  void OnLinkArrive(PortId port);
+
+  // PFC (IEEE 802.1Qbb): queue a pause frame for `prio` on `port`; quanta 0 is XON.
+  void SendPause(PortId port, int prio, int quanta);
+  // A pause frame arrived on `port`: pause or resume that port's transmitter.
+  void OnPauseFrame(PortId port, PktId pkt);
+
+  // Counts a frame that a switch drops (conservation accounting).
+  void CountDrop(PktId pkt, DropCause cause, PortId ingress);
+
+  // Frames and payload bytes currently inside the network (queues and wires).
+  uint64_t FramesInNetwork(uint64_t* payload_bytes) const;
+
+ private:
+  void Transmit(PortId port);
+  PktId NextFrame(PortId port);
+  bool HasBacklog(const Port& p) const;
+};
+
+}  // namespace rocesim

@@ -1,0 +1,253 @@
+#include "net/nic.h"
+
+#include <algorithm>
+
+#include "net/fabric.h"
+
+namespace rocesim {
+
+namespace {
+constexpr int kAethBytes = 4;          // ACK extended transport header
+constexpr int kCnpReservedBytes = 16;  // CNP: BTH followed by 16 reserved bytes
+}  // namespace
+
+void Nic::Init(uint32_t host, PortId port, const HostConfig& cfg) {
+  host_ = host;
+  port_ = port;
+  cfg_ = &cfg;
+}
+
+void Nic::StartFlow(Fabric& f, uint32_t id) {
+  Flow& flow = f.flows[id];
+  flow.rate_bps = f.ports[port_].rate_bps;
+  flow.next_avail = f.now;
+  flow.rto_deadline = f.now + cfg_->rto;
+  f.Schedule(flow.rto_deadline, EventKind::kQpTimeout, id);
+  Activate(f, flow);
+}
+
+void Nic::Activate(Fabric& f, Flow& flow) {
+  if (!flow.active) {
+    flow.active = true;
+    active_.push_back(flow.id);
+  }
+  f.KickPort(port_);
+}
+
+void Nic::Deactivate(Flow& flow) {
+  if (!flow.active) return;
+  flow.active = false;
+  auto it = std::find(active_.begin(), active_.end(), flow.id);
+  const size_t idx = static_cast<size_t>(it - active_.begin());
+  active_.erase(it);
+  if (rr_ > idx) --rr_;
+  if (rr_ >= active_.size()) rr_ = 0;
+}
+
+PktId Nic::MakeDataPacket(Fabric& f, Flow& flow) {
+  const PktId id = f.pool.Alloc();
+  Packet& pkt = f.pool[id];
+  const uint32_t psn = flow.snd_nxt++;
+  pkt.type = PktType::kData;
+  pkt.payload =
+      psn + 1 == flow.packets ? flow.last_payload : static_cast<uint32_t>(cfg_->mtu_bytes);
+  pkt.size = pkt.payload + static_cast<uint32_t>(cfg_->header_bytes);
+  pkt.priority = flow.priority;
+  pkt.dscp = cfg_->dscp_of_priority[flow.priority];
+  pkt.ecn = cfg_->ecn_capable ? kEct0 : kNotEct;
+  pkt.flow = flow.id;
+  pkt.src = flow.src;
+  pkt.dst = flow.dst;
+  pkt.sport = flow.sport;
+  pkt.psn = psn;
+  pkt.sent = f.now;
+  if (psn < flow.max_sent) {
+    f.counters.retransmitted_packets++;
+  } else {
+    flow.max_sent = psn + 1;
+  }
+  // Per-QP rate limiter: the next packet may leave one frame time at the QP's rate later.
+  flow.next_avail = f.now + SerializationTime(pkt.size + f.ports[port_].ifg_bytes, flow.rate_bps);
+  return id;
+}
+
+PktId Nic::Dequeue(Fabric& f) {
+  Port& p = f.ports[port_];
+  PktId id = kNoPkt;
+  const int ctrl = cfg_->control_priority;
+  if (!p.queue[ctrl].Empty() && !p.Paused(ctrl, f.now)) {
+    id = p.queue[ctrl].Pop(f.pool);
+    p.queued_frames--;
+  } else {
+    Time wake = kTimeMax;
+    if (!p.queue[ctrl].Empty()) wake = p.paused_until[ctrl];
+    const size_t n = active_.size();
+    for (size_t i = 0; i < n && id == kNoPkt; ++i) {
+      const size_t idx = (rr_ + i) % n;
+      Flow& flow = f.flows[active_[idx]];
+      if (p.Paused(flow.priority, f.now)) {
+        wake = std::min(wake, p.paused_until[flow.priority]);
+      } else if (flow.next_avail > f.now) {
+        wake = std::min(wake, flow.next_avail);
+      } else if (flow.window_bytes == 0 ||
+                 int64_t{flow.snd_nxt - flow.snd_una} * cfg_->mtu_bytes < flow.window_bytes) {
+        id = MakeDataPacket(f, flow);
+        rr_ = (idx + 1) % n;
+        if (flow.snd_nxt >= flow.packets) Deactivate(flow);
+      }
+      // A window-limited QP waits for an ACK, which re-kicks the port.
+    }
+    if (id == kNoPkt) {
+      if (wake != kTimeMax) f.ArmWake(port_, wake);
+      return kNoPkt;
+    }
+  }
+  Packet& pkt = f.pool[id];
+  f.counters.injected_frames++;
+  if (pkt.type == PktType::kData) f.counters.injected_payload_bytes += pkt.payload;
+  return id;
+}
+
+void Nic::SendControl(Fabric& f, const Flow& flow, PktType type, uint32_t psn, bool ecn_echo,
+                      Time echo_ts) {
+  const PktId id = f.pool.Alloc();
+  Packet& pkt = f.pool[id];
+  pkt.type = type;
+  pkt.size = static_cast<uint32_t>(cfg_->header_bytes) +
+             (type == PktType::kCnp ? kCnpReservedBytes : kAethBytes);
+  pkt.priority = static_cast<uint8_t>(cfg_->control_priority);
+  pkt.dscp = cfg_->dscp_of_priority[cfg_->control_priority];
+  // A CNP carries ECN '01' (seed 000 §5); ACKs are not ECN-capable.
+  pkt.ecn = type == PktType::kCnp ? kEct1 : kNotEct;
+  pkt.ecn_echo = ecn_echo;
+  pkt.flow = flow.id;
+  pkt.src = host_;
+  pkt.dst = flow.src;
+  pkt.sport = flow.sport;
+  pkt.psn = psn;
+  pkt.sent = echo_ts;
+  Port& p = f.ports[port_];
+  p.queue[cfg_->control_priority].Push(f.pool, id);
+  p.queued_frames++;
+  f.KickPort(port_);
+}
+
+void Nic::Receive(Fabric& f, PktId id) {
+  const Packet& pkt = f.pool[id];
+  if (pkt.type == PktType::kPause) {
+    f.OnPauseFrame(port_, id);
+    return;
+  }
+  f.counters.delivered_frames++;
+  switch (pkt.type) {
+    case PktType::kData:
+      OnData(f, id);
+      break;
+    case PktType::kAck:
+      OnAck(f, id);
+      break;
+    case PktType::kNak:
+      OnNak(f, id);
+      break;
+    case PktType::kCnp:
+      OnCnp(f, id);
+      break;
+    case PktType::kPause:
+      break;
+  }
+  f.pool.Free(id);
+}
+
+void Nic::OnData(Fabric& f, PktId id) {
+  const Packet& pkt = f.pool[id];
+  Flow& flow = f.flows[pkt.flow];
+  f.counters.delivered_payload_bytes += pkt.payload;
+  if (pkt.ecn == kCe) {
+    flow.ecn_marked++;
+    flow.ce_since_ack = true;
+    // Notification point: one CNP per QP per interval (seed 000 §5 steps 6-7).
+    if (flow.last_cnp < 0 || f.now - flow.last_cnp >= cfg_->cnp_interval) {
+      flow.last_cnp = f.now;
+      f.counters.cnps_sent++;
+      SendControl(f, flow, PktType::kCnp, pkt.psn, false, pkt.sent);
+    }
+  }
+  if (pkt.psn == flow.rcv_next) {
+    flow.rcv_next++;
+    flow.nak_outstanding = false;
+    if (++flow.since_ack >= static_cast<uint32_t>(cfg_->ack_every) ||
+        flow.rcv_next == flow.packets) {
+      f.counters.acks_sent++;
+      SendControl(f, flow, PktType::kAck, flow.rcv_next, flow.ce_since_ack, pkt.sent);
+      flow.since_ack = 0;
+      flow.ce_since_ack = false;
+    }
+  } else if (pkt.psn > flow.rcv_next) {
+    // Sequence gap: the packet is discarded and one NAK asks for a go-back-N.
+    if (!flow.nak_outstanding) {
+      flow.nak_outstanding = true;
+      f.counters.naks_sent++;
+      SendControl(f, flow, PktType::kNak, flow.rcv_next, false, pkt.sent);
+    }
+  } else {
+    f.counters.acks_sent++;
+    SendControl(f, flow, PktType::kAck, flow.rcv_next, false, pkt.sent);
+  }
+}
+
+void Nic::OnAck(Fabric& f, PktId id) {
+  const Packet& pkt = f.pool[id];
+  Flow& flow = f.flows[pkt.flow];
+  if (flow.Finished()) return;
+  if (pkt.psn > flow.snd_una) {
+    flow.snd_una = pkt.psn;
+    flow.rto_deadline = f.now + cfg_->rto;
+  }
+  if (flow.snd_una >= flow.packets) {
+    Complete(f, flow);
+  } else if (flow.active && flow.window_bytes > 0) {
+    f.KickPort(port_);  // the window may have opened
+  }
+}
+
+void Nic::OnNak(Fabric& f, PktId id) {
+  const Packet& pkt = f.pool[id];
+  Flow& flow = f.flows[pkt.flow];
+  if (flow.Finished()) return;
+  if (pkt.psn > flow.snd_una) flow.snd_una = pkt.psn;
+  if (flow.snd_nxt > pkt.psn) {
+    flow.snd_nxt = pkt.psn;  // go-back-N
+    flow.rto_deadline = f.now + cfg_->rto;
+    Activate(f, flow);
+  }
+}
+
+void Nic::OnCnp(Fabric& f, PktId id) {
+  Flow& flow = f.flows[f.pool[id].flow];
+  flow.cnps_received++;
+  f.counters.cnps_received++;
+}
+
+void Nic::OnTimeout(Fabric& f, uint32_t id) {
+  Flow& flow = f.flows[id];
+  if (flow.Finished()) return;
+  if (f.now < flow.rto_deadline) {
+    f.Schedule(flow.rto_deadline, EventKind::kQpTimeout, id);
+    return;
+  }
+  if (flow.snd_una < flow.snd_nxt) {
+    f.counters.timeouts++;
+    flow.snd_nxt = flow.snd_una;
+    Activate(f, flow);
+  }
+  flow.rto_deadline = f.now + cfg_->rto;
+  f.Schedule(flow.rto_deadline, EventKind::kQpTimeout, id);
+}
+
+void Nic::Complete(Fabric& f, Flow& flow) {
+  flow.finish = f.now;
+  Deactivate(flow);
+  f.flows_finished++;
+}
+
+}  // namespace rocesim

@@ -1,0 +1,59 @@
+// A host's RoCEv2 NIC (DESIGN.md §3, seed 000 §4-5): requester and responder
+// of RC queue pairs, one per flow.
+//  - Transmit: control frames (ACK/NAK/CNP) in their own strict-priority class
+//    first, then round-robin among ready QPs; a QP is ready when its rate
+//    limiter allows (next_avail), its window has room and its priority is
+//    not paused by the ToR.
+//  - Responder: ACK every `ack_every` in-order packets (and the last one),
+//    one NAK per gap, re-ACK of duplicates; as notification point (NP), at
+//    most one CNP per QP per `cnp_interval` for CE-marked packets.
+//  - Requester: cumulative ACKs, go-back-N on NAK or retransmission timeout.
+// Congestion control (rate / window per QP) attaches at OnAck/OnCnp; without
+// it every QP sends at line rate.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/packet.h"
+#include "net/port.h"
+#include "scenario/scenario.h"
+
+namespace rocesim {
+
+struct Fabric;
+struct Flow;
+
+class Nic {
+ public:
+  void Init(uint32_t host, PortId port, const HostConfig& cfg);
+
+  void Receive(Fabric& f, PktId pkt);
+  PktId Dequeue(Fabric& f);
+  bool HasDataToSend() const { return !active_.empty(); }
+
+  void StartFlow(Fabric& f, uint32_t flow);
+  void OnTimeout(Fabric& f, uint32_t flow);
+
+  PortId port() const { return port_; }
+
+ private:
+  void OnData(Fabric& f, PktId pkt);
+  void OnAck(Fabric& f, PktId pkt);
+  void OnNak(Fabric& f, PktId pkt);
+  void OnCnp(Fabric& f, PktId pkt);
+  void SendControl(Fabric& f, const Flow& flow, PktType type, uint32_t psn, bool ecn_echo,
+                   Time echo_ts);
+  PktId MakeDataPacket(Fabric& f, Flow& flow);
+  void Activate(Fabric& f, Flow& flow);
+  void Deactivate(Flow& flow);
+  void Complete(Fabric& f, Flow& flow);
+
+  uint32_t host_ = 0;
+  PortId port_ = 0;
+  const HostConfig* cfg_ = nullptr;
+  std::vector<uint32_t> active_;  // flows with packets to send, in round-robin order
+  size_t rr_ = 0;
+};
+
+}  // namespace rocesim

@@ -1,0 +1,56 @@
+// One side of a full-duplex link: the transmitter that serializes frames onto
+// the outgoing wire, the wire itself as a FIFO delay line (one pending event
+// at its head, DESIGN.md §5), and the per-priority pause state the peer
+// imposed on this transmitter with PFC frames.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "core/packet.h"
+#include "core/time.h"
+#include "scenario/scenario.h"
+
+namespace rocesim {
+
+using PortId = uint32_t;
+
+struct PortCounters {
+  uint64_t tx_frames = 0;
+  uint64_t tx_bytes = 0;
+  uint64_t pause_sent = 0;      // XOFF and XON frames this port sent
+  uint64_t pause_received = 0;  // frames that paused or resumed this port
+  uint64_t ecn_marks = 0;
+  uint64_t drops = 0;  // frames dropped on arrival at this (ingress) port
+  Time paused_time = 0;
+};
+
+struct Port {
+  uint32_t node = 0;   // owning node id
+  PortId peer = 0;     // the port at the other end of the link
+  uint16_t local = 0;  // index among the owning node's ports
+  int64_t rate_bps = 0;
+  Time delay = 0;
+  Time ps_per_byte = 0;  // exact serialization cost per byte when integral, else 0
+  int ifg_bytes = 0;
+
+  Time busy_until = 0;                           // transmitter busy until then
+  Time wake_at = kTimeMax;                       // earliest pending kPortWake
+  PacketFifo wire;                               // frames on the wire, in arrival order
+  PacketFifo control;                            // MAC control (PFC) frames, sent before any queue
+  std::array<PacketFifo, kNumPriorities> queue;  // egress queues per priority
+  uint32_t queued_frames = 0;                    // over all queues
+  std::array<Time, kNumPriorities> paused_until{};  // peer's pause on our queues
+  std::array<int32_t, kNumPriorities> deficit{};    // DWRR state
+  uint8_t dwrr_next = 0;
+  bool dwrr_turn_started = false;
+  PortCounters counters;
+
+  bool Paused(int prio, Time now) const { return paused_until[prio] > now; }
+  Time WireTime(int64_t frame_bytes) const {
+    const int64_t bytes = frame_bytes + ifg_bytes;
+    return ps_per_byte ? bytes * ps_per_byte : SerializationTime(bytes, rate_bps);
+  }
+};
+
+}  // namespace rocesim

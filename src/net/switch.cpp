@@ -1,0 +1,140 @@
+#include "net/switch.h"
+
+#include <algorithm>
+
+#include "net/fabric.h"
+
+namespace rocesim {
+
+void Switch::Init(uint32_t node, PortId first_port, const SwitchConfig& cfg,
+                  const std::vector<int64_t>& headroom_per_port, const std::vector<RedParams>& red,
+                  int max_frame_bytes, uint64_t seed) {
+  node_ = node;
+  first_port_ = first_port;
+  cfg_ = &cfg;
+  if (cfg.pfc.enabled)
+    for (int p : cfg.pfc.priorities) lossless_[p] = true;
+  for (int p : cfg.strict_priorities) strict_[p] = true;
+  strict_order_ = cfg.strict_priorities;
+  for (int q = 0; q < kNumPriorities; ++q) quantum_[q] = cfg.dwrr_weights[q] * max_frame_bytes;
+  std::sort(strict_order_.rbegin(), strict_order_.rend());
+  mmu_.Init(cfg, headroom_per_port, lossless_);
+  red_ = red;
+  rng_ = Rng(seed, 0x5157000000ULL + node);
+}
+
+void Switch::Receive(Fabric& f, PortId in, PktId id) {
+  Packet& pkt = f.pool[id];
+  if (pkt.type == PktType::kPause) {
+    f.OnPauseFrame(in, id);
+    return;
+  }
+  const int prio = cfg_->dscp_to_priority[pkt.dscp];
+  const PortId out = f.routing.SelectPort(f, node_, pkt);
+  const int local_in = static_cast<int>(in - first_port_);
+  Port& egress = f.ports[out];
+  PacketFifo& q = egress.queue[prio];
+
+  if (cfg_->ecn.wred_drop_bytes > 0 && pkt.type == PktType::kData && pkt.ecn == kNotEct &&
+      q.bytes > cfg_->ecn.wred_drop_bytes) {
+    f.CountDrop(id, DropCause::kWred, in);
+    return;
+  }
+  const Admission a = mmu_.Admit(local_in, prio, pkt.size);
+  if (a != Admission::kAdmitted) {
+    f.CountDrop(
+        id, a == Admission::kDropHeadroom ? DropCause::kHeadroomOverflow : DropCause::kBufferFull,
+        in);
+    return;
+  }
+  pkt.in_port = static_cast<uint16_t>(local_in);
+  pkt.priority = static_cast<uint8_t>(prio);
+  q.Push(f.pool, id);
+  egress.queued_frames++;
+
+  if (lossless_[prio] && !mmu_.Xoff(local_in, prio) && mmu_.ShouldPause(local_in, prio)) {
+    mmu_.Xoff(local_in, prio) = 1;
+    f.SendPause(in, prio, cfg_->pfc.quanta);
+    if (pause_refresh_ == 0)
+      pause_refresh_ = SerializationTime(int64_t{cfg_->pfc.quanta} * 64, f.ports[in].rate_bps) / 2;
+    f.Schedule(f.now + pause_refresh_, EventKind::kPfcRefresh, in, static_cast<uint32_t>(prio));
+  }
+  f.KickPort(out);
+}
+
+void Switch::OnPfcRefresh(Fabric& f, PortId port, int prio) {
+  const int local = static_cast<int>(port - first_port_);
+  if (!mmu_.Xoff(local, prio)) return;
+  // Still congested: renew the pause before the upstream's quanta run out.
+  f.SendPause(port, prio, cfg_->pfc.quanta);
+  f.Schedule(f.now + pause_refresh_, EventKind::kPfcRefresh, port, static_cast<uint32_t>(prio));
+}
+
+void Switch::CheckResume(Fabric& f, int local_port, int prio) {
+  if (mmu_.Xoff(local_port, prio) && mmu_.ShouldResume(local_port, prio)) {
+    mmu_.Xoff(local_port, prio) = 0;
+    f.SendPause(first_port_ + local_port, prio, 0);
+  }
+}
+
+int Switch::PickQueue(Fabric& f, Port& p) {
+  for (int q : strict_order_)
+    if (!p.queue[q].Empty() && !p.Paused(q, f.now)) return q;
+  // DWRR over the remaining priorities; a queue's turn adds one quantum.
+  for (int step = 0; step < 2 * kNumPriorities + 1; ++step) {
+    const int q = p.dwrr_next;
+    if (!strict_[q] && !p.queue[q].Empty() && !p.Paused(q, f.now)) {
+      if (!p.dwrr_turn_started) {
+        p.deficit[q] += quantum_[q];
+        p.dwrr_turn_started = true;
+      }
+      if (static_cast<int64_t>(f.pool[p.queue[q].head].size) <= p.deficit[q]) return q;
+    } else if (p.queue[q].Empty()) {
+      p.deficit[q] = 0;
+    }
+    p.dwrr_next = static_cast<uint8_t>((q + 1) % kNumPriorities);
+    p.dwrr_turn_started = false;
+  }
+  return -1;
+}
+
+PktId Switch::Dequeue(Fabric& f, PortId out) {
+  Port& p = f.ports[out];
+  if (p.queued_frames == 0) return kNoPkt;
+  const int q = PickQueue(f, p);
+  if (q < 0) {
+    // Everything queued is paused: wake when the first pause runs out.
+    Time wake = kTimeMax;
+    for (int i = 0; i < kNumPriorities; ++i)
+      if (!p.queue[i].Empty() && p.paused_until[i] > f.now)
+        wake = std::min(wake, p.paused_until[i]);
+    if (wake != kTimeMax) f.ArmWake(out, wake);
+    return kNoPkt;
+  }
+  const PktId id = p.queue[q].Pop(f.pool);
+  p.queued_frames--;
+  Packet& pkt = f.pool[id];
+  if (!strict_[q]) {
+    p.deficit[q] -= static_cast<int32_t>(pkt.size);
+    if (p.queue[q].Empty()) {
+      p.deficit[q] = 0;
+      p.dwrr_next = static_cast<uint8_t>((q + 1) % kNumPriorities);
+      p.dwrr_turn_started = false;
+    }
+  }
+  mmu_.Release(pkt.in_port, q, pkt.size);
+  if (lossless_[q]) CheckResume(f, pkt.in_port, q);
+
+  // ECN on the instantaneous egress queue this packet leaves behind.
+  if (cfg_->ecn.enabled && (pkt.ecn == kEct0 || pkt.ecn == kEct1)) {
+    const double prob = RedMarkProbability(red_[out - first_port_], p.queue[q].bytes);
+    if (prob >= 1.0 || (prob > 0.0 && rng_.Uniform() < prob)) {
+      pkt.ecn = kCe;
+      p.counters.ecn_marks++;
+      f.counters.ecn_marks++;
+    }
+  }
+  return id;
+}
+
+}  // namespace rocesim

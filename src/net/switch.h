@@ -1,0 +1,55 @@
+// An output-queued shared-buffer switch (DESIGN.md §3): classification by
+// DSCP into 8 priorities, ECMP forwarding, ingress admission and PFC through
+// SwitchMmu, per-(port, priority) egress FIFOs served strict-priority for the
+// control class and DWRR for the rest, RED/ECN marking at dequeue on the
+// instantaneous queue, WRED drop of non-ECT data above a threshold.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "core/packet.h"
+#include "core/rng.h"
+#include "net/port.h"
+#include "net/red.h"
+#include "net/switch_mmu.h"
+#include "scenario/scenario.h"
+
+namespace rocesim {
+
+struct Fabric;
+
+class Switch {
+ public:
+  // red: ECN parameters per local port; max_frame_bytes: the DWRR quantum unit.
+  void Init(uint32_t node, PortId first_port, const SwitchConfig& cfg,
+            const std::vector<int64_t>& headroom_per_port, const std::vector<RedParams>& red,
+            int max_frame_bytes, uint64_t seed);
+
+  void Receive(Fabric& f, PortId in, PktId pkt);
+  // Next frame to transmit on `out` (kNoPkt if none is eligible now).
+  PktId Dequeue(Fabric& f, PortId out);
+  void OnPfcRefresh(Fabric& f, PortId port, int prio);
+
+  const SwitchMmu& mmu() const { return mmu_; }
+  uint32_t node() const { return node_; }
+
+ private:
+  int PickQueue(Fabric& f, Port& p);
+  void CheckResume(Fabric& f, int local_port, int prio);
+
+  uint32_t node_ = 0;
+  PortId first_port_ = 0;
+  const SwitchConfig* cfg_ = nullptr;
+  SwitchMmu mmu_;
+  std::array<bool, kNumPriorities> lossless_{};
+  std::array<bool, kNumPriorities> strict_{};
+  std::vector<int> strict_order_;  // strict priorities, highest first
+  std::array<int32_t, kNumPriorities> quantum_{};
+  std::vector<RedParams> red_;  // per local port
+  Time pause_refresh_ = 0;      // re-send XOFF this often while congested
+  Rng rng_;
+};
+
+}  // namespace rocesim

@@ -1,0 +1,159 @@
+// The validated scenario: every setting a run needs, in simulator units
+// (picoseconds, bytes, bits per second). Parsed from YAML by scenario_reader.cpp;
+// the builder (src/sim/builder.cpp) turns it into a Simulation. Defaults here are
+// the documented defaults of the scenario file format (README "Scenario file").
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/time.h"
+
+namespace rocesim {
+
+constexpr int kNumPriorities = 8;
+
+enum class TopologyKind { kStar, kDumbbell, kLeafSpine, kFatTree, kFile };
+
+struct TopologyConfig {
+  TopologyKind kind = TopologyKind::kStar;
+  // star: `hosts` hosts on one switch.
+  int hosts = 2;
+  // dumbbell (seed 000 congestion spreading): two switches joined by one link,
+  // `hosts_left` on switch 0 and `hosts_right` on switch 1.
+  int hosts_left = 1;
+  int hosts_right = 1;
+  // leaf_spine: `leaves` leaves with `hosts_per_leaf` each, every leaf linked to
+  // every spine with `links_per_spine` parallel links.
+  int leaves = 2;
+  int spines = 2;
+  int hosts_per_leaf = 2;
+  int links_per_spine = 1;
+  // fat_tree: k-ary 3-tier fat tree (k even): k^3/4 hosts.
+  int k = 4;
+  // file: a topology in the HPCC simulator's format (bench/README.md).
+  std::string file;
+  // file: number of hosts in `file` (nodes minus switches), filled by the reader.
+  int file_hosts = 0;
+
+  // Link parameters per tier. Host links connect hosts to their switch; fabric
+  // links connect switches (leaf-spine, edge-agg) and core links agg-core.
+  int64_t host_rate_bps = 100'000'000'000;
+  Time host_delay = 1 * kMicrosecond;
+  int64_t fabric_rate_bps = 100'000'000'000;
+  Time fabric_delay = 1 * kMicrosecond;
+  int64_t core_rate_bps = 100'000'000'000;
+  Time core_delay = 1 * kMicrosecond;
+  // Preamble + inter-frame gap added to every frame on the wire (Ethernet: 20 B).
+  int ifg_bytes = 20;
+};
+
+struct EcnConfig {
+  bool enabled = true;
+  // RED on the instantaneous egress queue (seed 000 §7, seed 001 §2.1).
+  int64_t kmin_bytes = 5 * 1000;
+  int64_t kmax_bytes = 200 * 1000;
+  double pmax = 0.01;
+  // Non-ECT data packets are dropped when the egress queue exceeds this (0 = off).
+  int64_t wred_drop_bytes = 0;
+};
+
+struct PfcConfig {
+  bool enabled = true;
+  // Priorities that are lossless (PFC-protected).
+  std::vector<int> priorities = {3};
+  // Pause quanta carried by XOFF frames (units of 512 bit times); 0xFFFF max.
+  int quanta = 0xFFFF;
+  // XON is sent once the (port, priority) shared use falls this far below the
+  // XOFF threshold (and its headroom is empty).
+  int64_t xon_offset_bytes = 2 * 1024;
+  // Headroom per lossless (port, priority); negative means "auto": two link
+  // delays of line-rate data plus three maximum frames (in flight + response).
+  int64_t headroom_bytes = -1;
+};
+
+struct SwitchConfig {
+  int64_t buffer_bytes = 32'000'000;
+  // Dynamic threshold (seed 003 §6.2): a (port, priority) may take shared
+  // buffer while alpha * unallocated > allocated.
+  double alpha = 1.0 / 16;
+  // Guaranteed buffer per ingress (port, priority) before the shared pool.
+  int64_t reserved_bytes = 4 * 1024;
+  PfcConfig pfc;
+  EcnConfig ecn;
+  // DSCP -> priority map; default dscp / 8 (class selector).
+  std::array<uint8_t, 64> dscp_to_priority{};
+  // Priorities served strictly before all others (control traffic).
+  std::vector<int> strict_priorities = {6};
+  // DWRR weights of the other priorities (quantum = weight * MTU).
+  std::array<int, kNumPriorities> dwrr_weights{1, 1, 1, 1, 1, 1, 1, 1};
+  uint64_t ecmp_seed = 0;  // mixed with the switch id into the ECMP hash
+};
+
+enum class CcKind { kNone, kDcqcn, kTimely, kDctcp, kHpcc };
+
+struct HostConfig {
+  int mtu_bytes = 1000;   // RDMA payload per packet
+  int header_bytes = 62;  // Eth 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4
+  int ack_every = 1;      // coalesce: ACK every n-th packet (and the last)
+  Time rto = 1 * kMillisecond;
+  Time cnp_interval = 50 * kMicrosecond;  // NP: at most one CNP per QP per interval
+  int control_priority = 6;               // ACK / NAK / CNP
+  // DSCP a host writes for priority p is p * 8 unless overridden.
+  std::array<uint8_t, kNumPriorities> dscp_of_priority{0, 8, 16, 24, 32, 40, 48, 56};
+  bool ecn_capable = true;
+  CcKind cc = CcKind::kNone;
+};
+
+struct FlowSpec {
+  int src = 0;
+  int dst = 0;
+  int64_t size_bytes = 0;
+  Time start = 0;
+  int priority = 3;
+  std::string tag;
+};
+
+enum class TrafficKind { kFlows, kIncast };
+
+struct TrafficSpec {
+  TrafficKind kind = TrafficKind::kFlows;
+  std::vector<FlowSpec> flows;  // kFlows
+  // kIncast: every sender sends size_bytes to receiver at start.
+  std::vector<int> senders;
+  int receiver = 0;
+  int64_t size_bytes = 0;
+  Time start = 0;
+  int priority = 3;
+};
+
+struct MonitorConfig {
+  // Queue occupancy / port throughput / PFC state sampled every `interval`
+  // (0 = off) for the listed switch ports ("all" = every switch port).
+  Time interval = 0;
+  Time start = 0;
+  Time end = kTimeMax;
+};
+
+struct OutputConfig {
+  std::string dir;  // empty: results/<name>
+};
+
+struct Scenario {
+  std::string name = "unnamed";
+  std::string source_file;  // the YAML file it came from
+  uint64_t seed = 1;
+  Time duration = 10 * kMillisecond;
+  TopologyConfig topology;
+  SwitchConfig sw;
+  HostConfig host;
+  std::vector<TrafficSpec> traffic;
+  MonitorConfig monitors;
+  OutputConfig output;
+  std::string yaml_as_run;  // the scenario after --set overrides, re-emitted
+};
+
+}  // namespace rocesim

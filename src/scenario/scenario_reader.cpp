@@ -1,0 +1,819 @@
+// Scenario reader (see scenario_reader.h). The YAML is loaded into a yaml-cpp tree,
+// --set overrides are spliced into that tree (so yaml_as_run is simply the tree
+// re-emitted), and then a schema walk converts and validates every field. Each value
+// is carried as a Field (node + dotted path + the override it came from, if any), so
+// every error can point at the exact place the user has to fix.
+#include "scenario/scenario_reader.h"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string_view>
+
+#include "core/units.h"
+#include "topo/hpcc_topology_file.h"
+
+namespace rocesim {
+namespace {
+
+using Keys = std::vector<std::string_view>;
+
+// Upper bound for topology counts: keeps k^3/4 and leaves*hosts_per_leaf far
+// from int64 overflow before the total host count is checked against int.
+constexpr int64_t kMaxCount = 1 << 20;
+
+// A node put into the tree by --set (its value, or a map created on its path).
+struct Override {
+  std::string text;  // the override as given, e.g. "switch.alpha=1/8"
+  YAML::Node node;
+};
+
+struct Field {
+  YAML::Node node;
+  std::string path;                     // e.g. "switch.ecn.kmin"; "" for the top level
+  const std::string* origin = nullptr;  // the --set text this node came from
+};
+
+std::string JoinPath(const std::string& parent, std::string_view key) {
+  return parent.empty() ? std::string(key) : fmt::format("{}.{}", parent, key);
+}
+
+std::string Describe(const YAML::Node& node) {
+  if (node.IsMap()) return "a map";
+  if (node.IsSequence()) return "a list";
+  if (node.IsScalar()) return fmt::format("\"{}\"", node.Scalar());
+  return "nothing";
+}
+
+size_t Levenshtein(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+// "; did you mean 'alpha'?" for a close match (edit distance <= 3, or one is a
+// prefix of the other), else the list of allowed names.
+std::string Suggest(std::string_view word, const Keys& allowed, std::string_view what) {
+  std::string_view best;
+  size_t best_distance = std::numeric_limits<size_t>::max();
+  for (std::string_view candidate : allowed) {
+    size_t d = Levenshtein(word, candidate);
+    const bool prefix =
+        word.size() >= 2 && (candidate.starts_with(word) || word.starts_with(candidate));
+    if (!prefix && (d > 3 || d >= word.size())) continue;
+    if (prefix) d = std::min<size_t>(d, 1);
+    if (d < best_distance) {
+      best_distance = d;
+      best = candidate;
+    }
+  }
+  if (!best.empty()) return fmt::format("; did you mean '{}'?", best);
+  return fmt::format("; {}: {}", what, fmt::join(allowed, ", "));
+}
+
+std::string IntExpectation(int64_t min, int64_t max) {
+  if (max == std::numeric_limits<int64_t>::max()) {
+    return min == 0 ? "a non-negative integer" : fmt::format("an integer >= {}", min);
+  }
+  return fmt::format("an integer from {} to {}", min, max);
+}
+
+std::optional<int64_t> ParseInt(std::string_view s) {
+  int64_t v = 0;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || ptr != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+// In int64 so that the reader can reject counts whose product overflows int.
+int64_t TotalHosts(const TopologyConfig& t) {
+  switch (t.kind) {
+    case TopologyKind::kStar:
+      return t.hosts;
+    case TopologyKind::kDumbbell:
+      return int64_t{t.hosts_left} + t.hosts_right;
+    case TopologyKind::kLeafSpine:
+      return int64_t{t.leaves} * t.hosts_per_leaf;
+    case TopologyKind::kFatTree:
+      return int64_t{t.k} * t.k * t.k / 4;
+    case TopologyKind::kFile:
+      return t.file_hosts;
+  }
+  return 0;
+}
+
+struct Entry {
+  std::string key;
+  YAML::Node key_node;
+  Field value;
+};
+
+// A validated map: only allowed keys, no duplicates.
+struct Map {
+  Field self;
+  std::vector<Entry> entries;
+
+  const Entry* Find(std::string_view key) const {
+    for (const Entry& e : entries) {
+      if (e.key == key) return &e;
+    }
+    return nullptr;
+  }
+  std::optional<Field> Get(std::string_view key) const {
+    const Entry* e = Find(key);
+    if (e == nullptr) return std::nullopt;
+    return e->value;
+  }
+};
+
+class Reader {
+ public:
+  Reader(const std::string& file, const std::string& base_dir,
+         const std::vector<Override>& overrides)
+      : file_(file), base_dir_(base_dir), overrides_(overrides) {}
+
+  Scenario Read(const YAML::Node& root);
+
+ private:
+  // ---- locations and errors ----
+  std::string Where(const Field& f) const {
+    if (f.origin != nullptr) return fmt::format("{} (from --set {})", file_, *f.origin);
+    const YAML::Mark mark = f.node.Mark();
+    if (mark.line >= 0) return fmt::format("{}:{}:{}", file_, mark.line + 1, mark.column + 1);
+    return file_;
+  }
+  [[noreturn]] void Fail(const Field& f, std::string_view msg) const {
+    if (f.path.empty()) throw ScenarioError(fmt::format("{}: {}", Where(f), msg));
+    throw ScenarioError(fmt::format("{}: {}: {}", Where(f), f.path, msg));
+  }
+  // For messages that name the field themselves.
+  [[noreturn]] void FailNoPath(const Field& f, std::string_view msg) const {
+    throw ScenarioError(fmt::format("{}: {}", Where(f), msg));
+  }
+  [[noreturn]] void Expected(const Field& f, std::string_view expected) const {
+    Fail(f, fmt::format("expected {}, got {}", expected, Describe(f.node)));
+  }
+
+  const std::string* OriginOf(const YAML::Node& node, const std::string* parent_origin) const {
+    // Latest override first: a later --set may write inside an earlier one.
+    for (auto it = overrides_.rbegin(); it != overrides_.rend(); ++it) {
+      if (node.is(it->node)) return &it->text;
+    }
+    return parent_origin;
+  }
+
+  // ---- structure ----
+  Map ReadMap(const Field& f, const Keys& allowed) const;
+  Field Require(const Map& m, std::string_view key, std::string_view why = {}) const;
+  std::vector<Field> List(const Field& f, std::string_view expected) const;
+  // Rejects keys of `m` that belong to another variant (topology or traffic type).
+  struct TypedKey {
+    std::string_view key;
+    std::string_view type;
+  };
+  void CheckTypedKeys(const Map& m, std::string_view type, const std::vector<TypedKey>& keys) const;
+  std::string OneOf(const Field& f, const Keys& choices) const;
+
+  // ---- scalars ----
+  std::string Scalar(const Field& f, std::string_view expected) const {
+    if (!f.node.IsScalar()) Expected(f, expected);
+    return f.node.Scalar();
+  }
+  int64_t Int(const Field& f, int64_t min, int64_t max, std::string_view expected = {}) const;
+  int IntField(const Field& f, int64_t min, int64_t max = std::numeric_limits<int>::max()) const {
+    return static_cast<int>(Int(f, min, max));
+  }
+  uint64_t Uint64(const Field& f) const;
+  bool Bool(const Field& f) const;
+  std::string String(const Field& f) const { return Scalar(f, "a string"); }
+  Time TimeValue(const Field& f, Time min) const;
+  int64_t Rate(const Field& f) const;
+  int64_t Size(const Field& f, int64_t min,
+               int64_t max = std::numeric_limits<int64_t>::max()) const;
+  double Fraction(const Field& f, double min, bool min_inclusive, double max) const;
+  std::vector<int> PriorityList(const Field& f) const;
+  int HostId(const Field& f) const;
+
+  // ---- sections ----
+  void ReadTopology(const Field& f, TopologyConfig& t);
+  void ReadLink(const Field& f, int64_t& rate, Time& delay) const;
+  void ReadSwitch(const Field& f, SwitchConfig& s) const;
+  void ReadHost(const Field& f, HostConfig& h) const;
+  TrafficSpec ReadTraffic(const Field& f) const;
+  std::vector<int> ReadSenders(const Field& f) const;
+  void ReadMonitors(const Field& f, MonitorConfig& m) const;
+
+  const std::string& file_;
+  const std::string& base_dir_;
+  const std::vector<Override>& overrides_;
+  int hosts_ = 0;  // host count of the topology, once read
+};
+
+Map Reader::ReadMap(const Field& f, const Keys& allowed) const {
+  Map m{f, {}};
+  if (f.node.IsNull()) return m;  // "switch:" with nothing under it = all defaults
+  if (!f.node.IsMap()) Expected(f, "a map");
+  for (auto it = f.node.begin(); it != f.node.end(); ++it) {
+    const YAML::Node key_node = it->first;
+    Entry e{"", key_node, {it->second, "", OriginOf(it->second, f.origin)}};
+    Field key_field{key_node, f.path, e.value.origin};
+    if (!key_node.IsScalar()) FailNoPath(key_field, "map keys must be plain names");
+    e.key = key_node.Scalar();
+    e.value.path = JoinPath(f.path, e.key);
+    if (std::find(allowed.begin(), allowed.end(), e.key) == allowed.end()) {
+      Fail(key_field,
+           fmt::format("unknown key '{}'{}", e.key, Suggest(e.key, allowed, "allowed keys are")));
+    }
+    if (m.Find(e.key) != nullptr) Fail(key_field, fmt::format("key '{}' appears twice", e.key));
+    m.entries.push_back(std::move(e));
+  }
+  return m;
+}
+
+Field Reader::Require(const Map& m, std::string_view key, std::string_view why) const {
+  if (std::optional<Field> f = m.Get(key)) return *f;
+  Fail(m.self, fmt::format("missing required key '{}'{}", key, why));
+}
+
+std::vector<Field> Reader::List(const Field& f, std::string_view expected) const {
+  std::vector<Field> out;
+  if (f.node.IsNull()) return out;
+  if (!f.node.IsSequence()) Expected(f, expected);
+  for (size_t i = 0; i < f.node.size(); ++i) {
+    const YAML::Node item = f.node[i];
+    out.push_back({item, JoinPath(f.path, std::to_string(i)), OriginOf(item, f.origin)});
+  }
+  return out;
+}
+
+void Reader::CheckTypedKeys(const Map& m, std::string_view type,
+                            const std::vector<TypedKey>& keys) const {
+  for (const TypedKey& tk : keys) {
+    const Entry* e = m.Find(tk.key);
+    if (e == nullptr || tk.type == type) continue;
+    FailNoPath({e->key_node, "", e->value.origin},
+               fmt::format("{} applies to type {}, not {}", e->value.path, tk.type, type));
+  }
+}
+
+std::string Reader::OneOf(const Field& f, const Keys& choices) const {
+  const std::string expected = fmt::format("one of {}", fmt::join(choices, ", "));
+  const std::string value = Scalar(f, expected);
+  if (std::find(choices.begin(), choices.end(), value) != choices.end()) return value;
+  const std::string hint = Suggest(value, choices, "");
+  Fail(f, fmt::format("expected {}, got \"{}\"{}", expected, value,
+                      hint.starts_with("; did") ? hint : ""));
+}
+
+int64_t Reader::Int(const Field& f, int64_t min, int64_t max, std::string_view expected) const {
+  const std::string expectation =
+      expected.empty() ? IntExpectation(min, max) : std::string(expected);
+  const std::optional<int64_t> v = ParseInt(Scalar(f, expectation));
+  if (!v || *v < min || *v > max) Expected(f, expectation);
+  return *v;
+}
+
+uint64_t Reader::Uint64(const Field& f) const {
+  const std::string s = Scalar(f, "a non-negative integer");
+  uint64_t v = 0;
+  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || ptr != s.data() + s.size()) Expected(f, "a non-negative integer");
+  return v;
+}
+
+bool Reader::Bool(const Field& f) const {
+  bool v = false;
+  if (!f.node.IsScalar() || !YAML::convert<bool>::decode(f.node, v)) {
+    Expected(f, "true or false");
+  }
+  return v;
+}
+
+Time Reader::TimeValue(const Field& f, Time min) const {
+  constexpr std::string_view kExpected = R"(a time like "1us" or "2.5ms")";
+  const std::string s = Scalar(f, kExpected);
+  Time t = 0;
+  try {
+    t = ParseTime(s);
+  } catch (const UnitError& e) {
+    Fail(f, e.what());
+  }
+  if (t < min) Fail(f, fmt::format("expected a time greater than 0, got \"{}\"", s));
+  return t;
+}
+
+int64_t Reader::Rate(const Field& f) const {
+  const std::string s = Scalar(f, R"(a rate like "100Gbps")");
+  try {
+    return ParseRate(s);
+  } catch (const UnitError& e) {
+    Fail(f, e.what());
+  }
+}
+
+int64_t Reader::Size(const Field& f, int64_t min, int64_t max) const {
+  constexpr std::string_view kExpected = R"(a size like "200KB" or "4KiB")";
+  const std::string s = Scalar(f, kExpected);
+  int64_t v = 0;
+  try {
+    v = ParseSize(s);
+  } catch (const UnitError& e) {
+    Fail(f, e.what());
+  }
+  if (v < min) Fail(f, fmt::format("expected a size of at least {} bytes, got \"{}\"", min, s));
+  if (v > max) Fail(f, fmt::format("expected a size of at most {} bytes, got \"{}\"", max, s));
+  return v;
+}
+
+double Reader::Fraction(const Field& f, double min, bool min_inclusive, double max) const {
+  constexpr std::string_view kExpected = R"(a fraction like "1/16", "0.0625" or "6.25%")";
+  const std::string s = Scalar(f, kExpected);
+  double v = 0;
+  try {
+    v = ParseFraction(s);
+  } catch (const UnitError& e) {
+    Fail(f, e.what());
+  }
+  const bool low = min_inclusive ? v < min : v <= min;
+  if (low || v > max) {
+    std::string range = min_inclusive ? fmt::format("from {} to {}", min, max)
+                                      : fmt::format("greater than {}", min);
+    if (!min_inclusive && max < std::numeric_limits<double>::max()) {
+      range += fmt::format(" and at most {}", max);
+    }
+    Fail(f, fmt::format("expected a fraction {}, got \"{}\"", range, s));
+  }
+  return v;
+}
+
+std::vector<int> Reader::PriorityList(const Field& f) const {
+  std::vector<int> out;
+  for (const Field& item : List(f, "a list of priorities (0-7) like [3]")) {
+    const int p = IntField(item, 0, kNumPriorities - 1);
+    if (std::find(out.begin(), out.end(), p) != out.end()) {
+      Fail(item, fmt::format("priority {} is listed twice", p));
+    }
+    out.push_back(p);
+  }
+  return out;
+}
+
+int Reader::HostId(const Field& f) const {
+  return static_cast<int>(
+      Int(f, 0, hosts_ - 1,
+          fmt::format("a host id from 0 to {} (the topology has {} hosts)", hosts_ - 1, hosts_)));
+}
+
+// ---------------------------------------------------------------------------
+
+void Reader::ReadLink(const Field& f, int64_t& rate, Time& delay) const {
+  const Map m = ReadMap(f, {"rate", "delay"});
+  if (auto v = m.Get("rate")) rate = Rate(*v);
+  if (auto v = m.Get("delay")) delay = TimeValue(*v, 0);
+}
+
+void Reader::ReadTopology(const Field& f, TopologyConfig& t) {
+  const Map m = ReadMap(
+      f, {"type", "hosts", "hosts_left", "hosts_right", "leaves", "spines", "hosts_per_leaf",
+          "links_per_spine", "k", "file", "host_link", "fabric_link", "core_link", "ifg_bytes"});
+  const Field type_field =
+      Require(m, "type", " (one of star, dumbbell, leaf_spine, fat_tree, file)");
+  const std::string type =
+      OneOf(type_field, {"star", "dumbbell", "leaf_spine", "fat_tree", "file"});
+  CheckTypedKeys(m, type,
+                 {{"hosts", "star"},
+                  {"hosts_left", "dumbbell"},
+                  {"hosts_right", "dumbbell"},
+                  {"leaves", "leaf_spine"},
+                  {"spines", "leaf_spine"},
+                  {"hosts_per_leaf", "leaf_spine"},
+                  {"links_per_spine", "leaf_spine"},
+                  {"k", "fat_tree"},
+                  {"file", "file"}});
+
+  const auto count = [&](std::string_view key, int& out) {
+    if (auto v = m.Get(key)) out = IntField(*v, 1, kMaxCount);
+  };
+  if (type == "star") {
+    t.kind = TopologyKind::kStar;
+    count("hosts", t.hosts);
+  } else if (type == "dumbbell") {
+    t.kind = TopologyKind::kDumbbell;
+    count("hosts_left", t.hosts_left);
+    count("hosts_right", t.hosts_right);
+  } else if (type == "leaf_spine") {
+    t.kind = TopologyKind::kLeafSpine;
+    count("leaves", t.leaves);
+    count("spines", t.spines);
+    count("hosts_per_leaf", t.hosts_per_leaf);
+    count("links_per_spine", t.links_per_spine);
+  } else if (type == "fat_tree") {
+    t.kind = TopologyKind::kFatTree;
+    if (auto v = m.Get("k")) {
+      t.k = IntField(*v, 2, kMaxCount);
+      if (t.k % 2 != 0) Expected(*v, "an even integer >= 2");
+    }
+  } else {
+    t.kind = TopologyKind::kFile;
+    Field file_field = Require(m, "file", " (the HPCC topology file for type file)");
+    const std::string name = String(file_field);
+    if (name.empty()) Expected(file_field, "a file name");
+    std::filesystem::path p(name);
+    if (p.is_relative() && !base_dir_.empty()) p = std::filesystem::path(base_dir_) / p;
+    p = std::filesystem::absolute(p).lexically_normal();
+    t.file = p.string();
+    // Written back so yaml_as_run works from any directory.
+    file_field.node = t.file;
+    try {
+      t.file_hosts = ReadHpccTopologyFile(t.file).HostCount();
+    } catch (const TopologyFileError& e) {
+      Fail(file_field, e.what());
+    }
+    if (t.file_hosts <= 0) Fail(file_field, fmt::format("topology file '{}' has no hosts", t.file));
+  }
+  const int64_t hosts = TotalHosts(t);
+  if (hosts > std::numeric_limits<int>::max()) {
+    Fail(f, fmt::format("the topology has too many hosts ({})", hosts));
+  }
+  hosts_ = static_cast<int>(hosts);
+
+  if (auto v = m.Get("host_link")) ReadLink(*v, t.host_rate_bps, t.host_delay);
+  if (auto v = m.Get("fabric_link")) ReadLink(*v, t.fabric_rate_bps, t.fabric_delay);
+  if (auto v = m.Get("core_link")) ReadLink(*v, t.core_rate_bps, t.core_delay);
+  if (auto v = m.Get("ifg_bytes")) t.ifg_bytes = IntField(*v, 0, 1 << 20);
+}
+
+void Reader::ReadSwitch(const Field& f, SwitchConfig& s) const {
+  const Map m = ReadMap(f, {"buffer", "alpha", "reserved", "pfc", "ecn", "dscp_map",
+                            "strict_priorities", "dwrr_weights", "ecmp_seed"});
+  if (auto v = m.Get("buffer")) s.buffer_bytes = Size(*v, 1);
+  if (auto v = m.Get("alpha")) {
+    s.alpha = Fraction(*v, 0, false, std::numeric_limits<double>::max());
+  }
+  if (auto v = m.Get("reserved")) s.reserved_bytes = Size(*v, 0);
+
+  if (auto pfc_field = m.Get("pfc")) {
+    const Map pfc =
+        ReadMap(*pfc_field, {"enabled", "priorities", "quanta", "xon_offset", "headroom"});
+    if (auto v = pfc.Get("enabled")) s.pfc.enabled = Bool(*v);
+    if (auto v = pfc.Get("priorities")) s.pfc.priorities = PriorityList(*v);
+    if (auto v = pfc.Get("quanta")) s.pfc.quanta = IntField(*v, 1, 0xFFFF);
+    if (auto v = pfc.Get("xon_offset")) s.pfc.xon_offset_bytes = Size(*v, 0);
+    if (auto v = pfc.Get("headroom")) {
+      if (v->node.IsScalar() && v->node.Scalar() == "auto") {
+        s.pfc.headroom_bytes = -1;
+      } else if (!v->node.IsScalar()) {
+        Expected(*v, R"("auto" or a size like "100KB")");
+      } else {
+        s.pfc.headroom_bytes = Size(*v, 0);
+      }
+    }
+  }
+
+  if (auto ecn_field = m.Get("ecn")) {
+    const Map ecn = ReadMap(*ecn_field, {"enabled", "kmin", "kmax", "pmax", "wred_drop"});
+    if (auto v = ecn.Get("enabled")) s.ecn.enabled = Bool(*v);
+    if (auto v = ecn.Get("kmin")) s.ecn.kmin_bytes = Size(*v, 0);
+    if (auto v = ecn.Get("kmax")) s.ecn.kmax_bytes = Size(*v, 0);
+    if (auto v = ecn.Get("pmax")) s.ecn.pmax = Fraction(*v, 0, true, 1);
+    if (auto v = ecn.Get("wred_drop")) s.ecn.wred_drop_bytes = Size(*v, 0);
+    if (s.ecn.kmin_bytes > s.ecn.kmax_bytes) {
+      const std::optional<Field> at = ecn.Get("kmin") ? ecn.Get("kmin") : ecn.Get("kmax");
+      Fail(*at, fmt::format("expected kmin <= kmax, got kmin = {} bytes and kmax = {} bytes",
+                            s.ecn.kmin_bytes, s.ecn.kmax_bytes));
+    }
+  }
+
+  // Class-selector default first, so a partial map overrides just its entries.
+  for (int d = 0; d < 64; ++d) s.dscp_to_priority[d] = static_cast<uint8_t>(d / 8);
+  if (auto map_field = m.Get("dscp_map")) {
+    if (!map_field->node.IsNull() && !map_field->node.IsMap()) {
+      Expected(*map_field, "a map of DSCP (0-63) to priority (0-7) like {26: 3}");
+    }
+    std::vector<bool> seen(64, false);
+    for (auto it = map_field->node.begin(); it != map_field->node.end(); ++it) {
+      const Field value{it->second, "", OriginOf(it->second, map_field->origin)};
+      const Field key{it->first, map_field->path, value.origin};
+      const int dscp = IntField(key, 0, 63);
+      if (seen[dscp]) Fail(key, fmt::format("DSCP {} appears twice", dscp));
+      seen[dscp] = true;
+      const Field prio{value.node, JoinPath(map_field->path, it->first.Scalar()), value.origin};
+      s.dscp_to_priority[dscp] = static_cast<uint8_t>(IntField(prio, 0, kNumPriorities - 1));
+    }
+  }
+
+  if (auto v = m.Get("strict_priorities")) s.strict_priorities = PriorityList(*v);
+  if (auto v = m.Get("dwrr_weights")) {
+    constexpr std::string_view kExpected = "a list of exactly 8 integers >= 1 (one per priority)";
+    const std::vector<Field> items = List(*v, kExpected);
+    if (items.size() != kNumPriorities) {
+      Fail(*v, fmt::format("expected {}, got {} entries", kExpected, items.size()));
+    }
+    for (int p = 0; p < kNumPriorities; ++p) s.dwrr_weights[p] = IntField(items[p], 1);
+  }
+  if (auto v = m.Get("ecmp_seed")) s.ecmp_seed = Uint64(*v);
+}
+
+void Reader::ReadHost(const Field& f, HostConfig& h) const {
+  const Map m = ReadMap(f, {"mtu", "header_bytes", "ack_every", "rto", "cnp_interval",
+                            "control_priority", "dscp_of_priority", "ecn_capable", "cc"});
+  if (auto v = m.Get("mtu"))
+    h.mtu_bytes = static_cast<int>(Size(*v, 1, std::numeric_limits<int>::max()));
+  if (auto v = m.Get("header_bytes")) h.header_bytes = IntField(*v, 1);
+  if (auto v = m.Get("ack_every")) h.ack_every = IntField(*v, 1);
+  if (auto v = m.Get("rto")) h.rto = TimeValue(*v, 1);
+  if (auto v = m.Get("cnp_interval")) h.cnp_interval = TimeValue(*v, 0);
+  if (auto v = m.Get("control_priority")) {
+    h.control_priority = IntField(*v, 0, kNumPriorities - 1);
+  }
+  if (auto v = m.Get("dscp_of_priority")) {
+    constexpr std::string_view kExpected =
+        "a list of exactly 8 DSCP values 0-63 (one per priority)";
+    const std::vector<Field> items = List(*v, kExpected);
+    if (items.size() != kNumPriorities) {
+      Fail(*v, fmt::format("expected {}, got {} entries", kExpected, items.size()));
+    }
+    for (int p = 0; p < kNumPriorities; ++p) {
+      h.dscp_of_priority[p] = static_cast<uint8_t>(IntField(items[p], 0, 63));
+    }
+  }
+  if (auto v = m.Get("ecn_capable")) h.ecn_capable = Bool(*v);
+  if (auto v = m.Get("cc")) {
+    const std::string cc = Scalar(*v, "none");
+    if (cc == "dcqcn" || cc == "timely" || cc == "dctcp" || cc == "hpcc") {
+      Fail(*v, fmt::format("cc '{}' is not available in this build; expected none", cc));
+    }
+    if (cc != "none") Fail(*v, fmt::format("expected none, got \"{}\"", cc));
+    h.cc = CcKind::kNone;
+  }
+}
+
+std::vector<int> Reader::ReadSenders(const Field& f) const {
+  constexpr std::string_view kExpected = R"(a list of host ids or a range like "1-16")";
+  std::vector<int> out;
+  // One element: a host id or an inclusive range "a-b".
+  const auto add = [&](const Field& item) {
+    if (!item.node.IsScalar()) Expected(item, kExpected);
+    const std::string s = item.node.Scalar();
+    const size_t dash = s.find('-');
+    if (dash == std::string::npos || dash == 0) {
+      out.push_back(HostId(item));
+      return;
+    }
+    const std::optional<int64_t> lo = ParseInt(s.substr(0, dash));
+    const std::optional<int64_t> hi = ParseInt(s.substr(dash + 1));
+    if (!lo || !hi || *lo < 0 || *hi < *lo) Expected(item, kExpected);
+    if (*hi >= hosts_) {
+      Fail(item,
+           fmt::format("expected host ids from 0 to {} (the topology has {} hosts), got \"{}\"",
+                       hosts_ - 1, hosts_, s));
+    }
+    for (int64_t h = *lo; h <= *hi; ++h) out.push_back(static_cast<int>(h));
+  };
+  if (f.node.IsSequence()) {
+    for (const Field& item : List(f, kExpected)) add(item);
+  } else {
+    add(f);
+  }
+  if (out.empty()) Fail(f, fmt::format("expected at least one sender, got {}", Describe(f.node)));
+  return out;
+}
+
+TrafficSpec Reader::ReadTraffic(const Field& f) const {
+  const Map m = ReadMap(f, {"type", "flows", "senders", "receiver", "size", "start", "priority"});
+  const std::string type = OneOf(Require(m, "type", " (flows or incast)"), {"flows", "incast"});
+  CheckTypedKeys(m, type,
+                 {{"flows", "flows"},
+                  {"senders", "incast"},
+                  {"receiver", "incast"},
+                  {"size", "incast"},
+                  {"start", "incast"},
+                  {"priority", "incast"}});
+  TrafficSpec t;
+  if (type == "flows") {
+    t.kind = TrafficKind::kFlows;
+    const Field list = Require(m, "flows", " (a list of {src, dst, size})");
+    for (const Field& item : List(list, "a list of flows like [{src: 0, dst: 1, size: 1MB}]")) {
+      const Map fm = ReadMap(item, {"src", "dst", "size", "start", "priority", "tag"});
+      FlowSpec flow;
+      flow.src = HostId(Require(fm, "src"));
+      const Field dst = Require(fm, "dst");
+      flow.dst = HostId(dst);
+      if (flow.dst == flow.src) {
+        Fail(dst, fmt::format("expected a host other than src ({}), got \"{}\"", flow.src,
+                              dst.node.Scalar()));
+      }
+      flow.size_bytes = Size(Require(fm, "size"), 1);
+      if (auto v = fm.Get("start")) flow.start = TimeValue(*v, 0);
+      if (auto v = fm.Get("priority")) flow.priority = IntField(*v, 0, kNumPriorities - 1);
+      if (auto v = fm.Get("tag")) flow.tag = String(*v);
+      t.flows.push_back(std::move(flow));
+    }
+  } else {
+    t.kind = TrafficKind::kIncast;
+    const Field receiver = Require(m, "receiver");
+    t.receiver = HostId(receiver);
+    const Field senders = Require(m, "senders");
+    t.senders = ReadSenders(senders);
+    for (int s : t.senders) {
+      if (s == t.receiver) {
+        Fail(senders, fmt::format("the receiver ({}) cannot also be a sender", t.receiver));
+      }
+    }
+    t.size_bytes = Size(Require(m, "size"), 1);
+    if (auto v = m.Get("start")) t.start = TimeValue(*v, 0);
+    if (auto v = m.Get("priority")) t.priority = IntField(*v, 0, kNumPriorities - 1);
+  }
+  return t;
+}
+
+void Reader::ReadMonitors(const Field& f, MonitorConfig& mc) const {
+  const Map m = ReadMap(f, {"interval", "start", "end"});
+  if (auto v = m.Get("interval")) mc.interval = TimeValue(*v, 0);
+  if (auto v = m.Get("start")) mc.start = TimeValue(*v, 0);
+  if (auto v = m.Get("end")) {
+    mc.end = TimeValue(*v, 0);
+    if (mc.end < mc.start) {
+      Fail(*v,
+           fmt::format("expected a time not before monitors.start, got \"{}\"", v->node.Scalar()));
+    }
+  }
+}
+
+Scenario Reader::Read(const YAML::Node& root) {
+  Scenario sc;
+  const Field top{root, "", nullptr};
+  const Map m = ReadMap(top, {"name", "seed", "duration", "topology", "switch", "host", "traffic",
+                              "monitors", "output"});
+  if (auto v = m.Get("name")) sc.name = String(*v);
+  if (auto v = m.Get("seed")) sc.seed = Uint64(*v);
+  if (auto v = m.Get("duration")) sc.duration = TimeValue(*v, 1);
+  // Topology first: traffic validation needs the host count.
+  ReadTopology(Require(m, "topology"), sc.topology);
+  if (auto v = m.Get("switch"))
+    ReadSwitch(*v, sc.sw);
+  else
+    ReadSwitch({YAML::Node(), "switch", nullptr}, sc.sw);  // fills the DSCP default
+  if (auto v = m.Get("host")) ReadHost(*v, sc.host);
+  if (auto v = m.Get("traffic")) {
+    for (const Field& item : List(*v, "a list of traffic entries")) {
+      sc.traffic.push_back(ReadTraffic(item));
+    }
+  }
+  if (auto v = m.Get("monitors")) ReadMonitors(*v, sc.monitors);
+  if (auto v = m.Get("output")) {
+    const Map out = ReadMap(*v, {"dir"});
+    if (auto d = out.Get("dir")) sc.output.dir = String(*d);
+  }
+  return sc;
+}
+
+// ---------------------------------------------------------------------------
+
+[[noreturn]] void BadOverride(const std::string& text, std::string_view msg) {
+  throw ScenarioError(fmt::format("invalid --set '{}': {}", text, msg));
+}
+
+// Splices each "a.b.c=value" into the tree; returns the nodes it inserted so that
+// errors about them can name the override instead of a file position.
+std::vector<Override> ApplyOverrides(YAML::Node& root, const std::vector<std::string>& sets) {
+  std::vector<Override> applied;
+  for (const std::string& text : sets) {
+    const size_t eq = text.find('=');
+    if (eq == std::string::npos) BadOverride(text, "expected key.path=value");
+    const std::string path = text.substr(0, eq);
+    std::vector<std::string> parts;
+    for (size_t start = 0;;) {
+      const size_t dot = path.find('.', start);
+      parts.push_back(path.substr(start, dot == std::string::npos ? dot : dot - start));
+      if (dot == std::string::npos) break;
+      start = dot + 1;
+    }
+    for (const std::string& part : parts) {
+      if (part.empty()) BadOverride(text, "empty key in the path; expected key.path=value");
+    }
+    YAML::Node value;
+    try {
+      value = YAML::Load(text.substr(eq + 1));
+    } catch (const YAML::Exception& e) {
+      BadOverride(text, fmt::format("the value is not valid YAML: {}", e.msg));
+    }
+    applied.push_back({text, value});
+    const size_t value_index = applied.size() - 1;
+
+    YAML::Node cur = root;  // reset(), never operator=: that would rewrite the tree
+    std::string walked;
+    for (size_t i = 0; i < parts.size(); ++i) {
+      const std::string& part = parts[i];
+      const bool last = i + 1 == parts.size();
+      if (cur.IsSequence()) {
+        const std::optional<int64_t> index = ParseInt(part);
+        if (!index || *index < 0) {
+          BadOverride(text, fmt::format("{} is a list; '{}' is not an index", walked, part));
+        }
+        if (static_cast<size_t>(*index) >= cur.size()) {
+          BadOverride(text, fmt::format("index {} is out of range: {} has {} entries", *index,
+                                        walked, cur.size()));
+        }
+        const size_t idx = static_cast<size_t>(*index);
+        if (last) {
+          cur[idx] = applied[value_index].node;
+        } else {
+          YAML::Node next = cur[idx];
+          cur.reset(next);
+        }
+      } else if (cur.IsMap() || cur.IsNull()) {
+        if (last) {
+          cur[part] = applied[value_index].node;
+        } else {
+          YAML::Node next = cur[part];
+          if (!next.IsDefined() || next.IsNull()) {
+            next = YAML::Node(YAML::NodeType::Map);
+            applied.push_back({text, next});
+          }
+          cur.reset(next);
+        }
+      } else {
+        BadOverride(text, fmt::format("{} is a single value, not a map or list", walked));
+      }
+      walked = JoinPath(walked, part);
+    }
+  }
+  return applied;
+}
+
+}  // namespace
+
+int ExpectedHostCount(const TopologyConfig& t) {
+  return static_cast<int>(TotalHosts(t));
+}
+
+Scenario ParseScenarioText(const std::string& yaml_text, const std::string& display_name,
+                           const std::string& base_dir,
+                           const std::vector<std::string>& set_overrides,
+                           std::optional<uint64_t> seed_override) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::ParserException& e) {
+    throw ScenarioError(fmt::format("{}:{}:{}: invalid YAML: {}", display_name, e.mark.line + 1,
+                                    e.mark.column + 1, e.msg));
+  } catch (const YAML::Exception& e) {
+    throw ScenarioError(fmt::format("{}: invalid YAML: {}", display_name, e.msg));
+  }
+  if (!root.IsMap() && !root.IsNull()) {
+    const YAML::Mark mark = root.Mark();
+    throw ScenarioError(fmt::format("{}:{}:{}: expected a map of settings at the top level, got {}",
+                                    display_name, mark.line + 1, mark.column + 1, Describe(root)));
+  }
+  if (root.IsNull()) root.reset(YAML::Node(YAML::NodeType::Map));
+
+  const std::vector<Override> overrides = ApplyOverrides(root, set_overrides);
+  if (seed_override) root["seed"] = *seed_override;
+
+  Scenario sc;
+  try {
+    sc = Reader(display_name, base_dir, overrides).Read(root);
+  } catch (const YAML::Exception& e) {
+    // Not expected (the walk checks node types first); kept so a yaml-cpp surprise
+    // still reads as a scenario problem rather than an internal error.
+    throw ScenarioError(fmt::format("{}: {}", display_name, e.what()));
+  }
+  sc.source_file = display_name;
+  YAML::Emitter out;
+  out << root;
+  sc.yaml_as_run = std::string(out.c_str()) + "\n";
+  return sc;
+}
+
+Scenario LoadScenario(const std::string& path, const std::vector<std::string>& set_overrides,
+                      std::optional<uint64_t> seed_override) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw ScenarioError(
+        fmt::format("cannot open scenario file '{}': {}", path, std::strerror(errno)));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  const std::string base_dir = std::filesystem::path(path).parent_path().string();
+  return ParseScenarioText(text.str(), path, base_dir, set_overrides, seed_override);
+}
+
+}  // namespace rocesim

@@ -1,0 +1,244 @@
+#include "sim/simulation.h"
+
+#include <fmt/format.h>
+#include <sys/resource.h>
+
+#include <chrono>
+
+#include "topo/topology.h"
+
+namespace rocesim {
+
+namespace {
+double CpuSeconds() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+}
+int64_t PeakRssBytes() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<int64_t>(ru.ru_maxrss) * 1024;
+}
+}  // namespace
+
+Simulation::Simulation(const Scenario& scenario) : scenario_(scenario) {
+  fabric_.scenario = &scenario_;
+  Build();
+  BuildFlows();
+}
+
+Simulation::~Simulation() = default;
+
+void Simulation::Build() {
+  const Topology topo = BuildTopology(scenario_.topology);
+  const SwitchConfig& sw = scenario_.sw;
+  const HostConfig& host = scenario_.host;
+  Fabric& f = fabric_;
+
+  // Ports: each node's ports are contiguous, numbered in link order.
+  std::vector<uint32_t> degree(topo.num_nodes, 0);
+  for (const TopoLink& l : topo.links) {
+    degree[l.a]++;
+    degree[l.b]++;
+  }
+  f.nodes.resize(topo.num_nodes);
+  PortId next = 0;
+  std::vector<int32_t> switch_index(topo.num_nodes, -1);
+  uint32_t switches = 0;
+  for (uint32_t n = 0; n < topo.num_nodes; ++n) {
+    if (degree[n] > 0xFFFF) throw BuildError(fmt::format("node {} has too many ports", n));
+    f.nodes[n] =
+        Node{static_cast<bool>(topo.is_switch[n]), 0, next, static_cast<uint16_t>(degree[n])};
+    if (topo.is_switch[n]) {
+      switch_index[n] = static_cast<int32_t>(switches);
+      f.nodes[n].index = switches++;
+    }
+    next += degree[n];
+  }
+  for (uint32_t h = 0; h < topo.host_nodes.size(); ++h) {
+    const uint32_t n = topo.host_nodes[h];
+    f.nodes[n].index = h;
+    if (degree[n] != 1)
+      throw BuildError(fmt::format(
+          "topology: host node {} has {} links; rocesim models single-homed hosts", n, degree[n]));
+  }
+  f.ports.resize(next);
+  std::vector<uint16_t> used(topo.num_nodes, 0);
+  std::vector<std::vector<std::pair<uint16_t, uint32_t>>> adjacency(topo.num_nodes);
+  const int64_t ps_per_s = kSecond;
+  for (const TopoLink& l : topo.links) {
+    const PortId pa = f.nodes[l.a].first_port + used[l.a];
+    const PortId pb = f.nodes[l.b].first_port + used[l.b];
+    for (auto [self, peer, node] : {std::tuple{pa, pb, l.a}, std::tuple{pb, pa, l.b}}) {
+      Port& p = f.ports[self];
+      p.node = node;
+      p.peer = peer;
+      p.local = used[node]++;
+      p.rate_bps = l.rate_bps;
+      p.delay = l.delay;
+      p.ifg_bytes = scenario_.topology.ifg_bytes;
+      p.ps_per_byte = (8 * ps_per_s) % l.rate_bps == 0 ? 8 * ps_per_s / l.rate_bps : 0;
+      adjacency[node].emplace_back(p.local, node == l.a ? l.b : l.a);
+    }
+  }
+  f.routing.Build(adjacency, topo.host_nodes, switch_index, sw.ecmp_seed ^ scenario_.seed);
+
+  const int max_frame = host.mtu_bytes + host.header_bytes + scenario_.topology.ifg_bytes;
+  const RedParams red{sw.ecn.kmin_bytes, sw.ecn.kmax_bytes, sw.ecn.pmax};
+  f.switches.resize(switches);
+  for (uint32_t n = 0; n < topo.num_nodes; ++n) {
+    if (!topo.is_switch[n]) continue;
+    const Node& node = f.nodes[n];
+    std::vector<int64_t> headroom(node.num_ports);
+    for (uint16_t i = 0; i < node.num_ports; ++i) {
+      const Port& p = f.ports[node.first_port + i];
+      // Bytes that keep arriving after XOFF: a round trip of the cable at line
+      // rate, plus a frame in flight at each end and the pause frame itself.
+      headroom[i] = sw.pfc.headroom_bytes >= 0
+                        ? sw.pfc.headroom_bytes
+                        : static_cast<int64_t>(2 * static_cast<__int128>(p.delay) * p.rate_bps /
+                                               (8 * ps_per_s)) +
+                              3 * max_frame;
+    }
+    Switch& s = f.switches[node.index];
+    s.Init(n, node.first_port, sw, headroom, std::vector<RedParams>(node.num_ports, red),
+           host.mtu_bytes + host.header_bytes, scenario_.seed);
+    if (s.mmu().SharedPoolBytes() < 0)
+      throw BuildError(fmt::format(
+          "switch.buffer: {} bytes is too small for switch node {}: its reserved and PFC headroom "
+          "carve-outs need {} bytes",
+          sw.buffer_bytes, n, sw.buffer_bytes - s.mmu().SharedPoolBytes()));
+  }
+  f.nics.resize(topo.host_nodes.size());
+  for (uint32_t h = 0; h < topo.host_nodes.size(); ++h)
+    f.nics[h].Init(h, f.nodes[topo.host_nodes[h]].first_port, host);
+}
+
+void Simulation::BuildFlows() {
+  Fabric& f = fabric_;
+  auto add = [&](int src, int dst, int64_t size, Time start, int prio) {
+    Flow fl;
+    fl.id = static_cast<uint32_t>(f.flows.size());
+    fl.src = static_cast<uint32_t>(src);
+    fl.dst = static_cast<uint32_t>(dst);
+    fl.size_bytes = size;
+    fl.start = start;
+    fl.priority = static_cast<uint8_t>(prio);
+    // Each QP gets its own UDP source port, as RoCEv2 NICs do for ECMP entropy.
+    fl.sport = static_cast<uint16_t>(49152 + fl.id % 16384);
+    const int64_t mtu = scenario_.host.mtu_bytes;
+    fl.packets = static_cast<uint32_t>((size + mtu - 1) / mtu);
+    fl.last_payload = static_cast<uint32_t>(size - int64_t{fl.packets - 1} * mtu);
+    fl.ideal_fct = ComputeIdealFct(fl);
+    f.flows.push_back(fl);
+  };
+  for (const TrafficSpec& t : scenario_.traffic) {
+    if (t.kind == TrafficKind::kFlows) {
+      for (const FlowSpec& s : t.flows) add(s.src, s.dst, s.size_bytes, s.start, s.priority);
+    } else {
+      for (int s : t.senders) add(s, t.receiver, t.size_bytes, t.start, t.priority);
+    }
+  }
+  for (const Flow& fl : f.flows) f.Schedule(fl.start, EventKind::kFlowStart, fl.id);
+}
+
+std::vector<Hop> Simulation::PathOf(uint32_t src, uint32_t dst, uint16_t sport) const {
+  const Fabric& f = fabric_;
+  std::vector<Hop> hops;
+  PortId port = f.nics[src].port();
+  for (;;) {
+    const Port& p = f.ports[port];
+    hops.push_back(Hop{p.rate_bps, p.delay});
+    const Node& next = f.nodes[f.ports[p.peer].node];
+    if (!next.is_switch) break;
+    port = next.first_port + f.routing.SelectLocal(next.index, src, dst, sport);
+  }
+  return hops;
+}
+
+Time Simulation::ComputeIdealFct(const Flow& fl) const {
+  const HostConfig& h = scenario_.host;
+  IdealFctInput in;
+  in.forward = PathOf(fl.src, fl.dst, fl.sport);
+  in.reverse = PathOf(fl.dst, fl.src, fl.sport);
+  in.packets = fl.packets;
+  in.full_frame = h.mtu_bytes + h.header_bytes;
+  in.last_frame = fl.last_payload + h.header_bytes;
+  in.ack_frame = h.header_bytes + 4;
+  in.ifg_bytes = scenario_.topology.ifg_bytes;
+  return IdealFct(in);
+}
+
+void Simulation::EnableMonitors(const std::string& dir) {
+  if (scenario_.monitors.interval <= 0) return;
+  monitor_ = std::make_unique<Monitor>(scenario_.monitors, dir);
+  fabric_.Schedule(scenario_.monitors.start, EventKind::kMonitor, 0);
+}
+
+void Simulation::Dispatch(const Event& e) {
+  Fabric& f = fabric_;
+  switch (e.kind) {
+    case EventKind::kLinkArrive:
+      f.OnLinkArrive(e.target);
+      break;
+    case EventKind::kPortWake:
+      f.OnPortWake(e.target);
+      break;
+    case EventKind::kPfcRefresh: {
+      const Node& n = f.nodes[f.ports[e.target].node];
+      f.switches[n.index].OnPfcRefresh(f, e.target, static_cast<int>(e.arg));
+      break;
+    }
+    case EventKind::kFlowStart:
+      f.nics[f.flows[e.target].src].StartFlow(f, e.target);
+      break;
+    case EventKind::kQpTimeout:
+      f.nics[f.flows[e.target].src].OnTimeout(f, e.target);
+      break;
+    case EventKind::kMonitor:
+      if (monitor_) {
+        monitor_->Sample(f);
+        const Time next = f.now + scenario_.monitors.interval;
+        if (next <= scenario_.monitors.end) f.Schedule(next, EventKind::kMonitor, 0);
+      }
+      break;
+    case EventKind::kCcTimer:
+      break;
+  }
+}
+
+RunStats Simulation::Run(const ProgressFn& progress) {
+  Fabric& f = fabric_;
+  RunStats stats;
+  const auto wall_start = std::chrono::steady_clock::now();
+  const double cpu_start = CpuSeconds();
+  const Time stop = scenario_.duration;
+  const size_t total_flows = f.flows.size();
+  bool reached_stop = false;
+  while (!f.events.Empty()) {
+    const Event& top = f.events.Top();
+    if (top.time > stop) {
+      reached_stop = true;
+      break;
+    }
+    const Event e = f.events.Pop();
+    f.now = e.time;
+    Dispatch(e);
+    ++stats.events;
+    if (total_flows > 0 && f.flows_finished == total_flows) break;
+    if (progress && (stats.events & 0xFFFF) == 0) progress(f.now, stats.events);
+  }
+  stats.all_flows_done = f.flows_finished == total_flows;
+  if (reached_stop) f.now = stop;
+  stats.end_time = f.now;
+  if (monitor_) monitor_->Finish(f);
+  stats.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  stats.cpu_seconds = CpuSeconds() - cpu_start;
+  stats.peak_rss_bytes = PeakRssBytes();
+  return stats;
+}
+
+}  // namespace rocesim

@@ -1,0 +1,60 @@
+// A runnable simulation: builds the fabric from a validated Scenario
+// (topology, switches, NICs, routes, flows), runs the event loop, and
+// exposes what the results writer reports.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+
+#include "net/fabric.h"
+#include "scenario/scenario.h"
+#include "stats/ideal_fct.h"
+#include "stats/monitor.h"
+
+namespace rocesim {
+
+// A scenario that validates as a file but cannot be built (e.g. a buffer too
+// small for its reserved and headroom carve-outs).
+struct BuildError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct RunStats {
+  uint64_t events = 0;
+  Time end_time = 0;  // simulated time when the run stopped
+  double wall_seconds = 0;
+  double cpu_seconds = 0;
+  int64_t peak_rss_bytes = 0;
+  bool all_flows_done = false;
+};
+
+class Simulation {
+ public:
+  explicit Simulation(const Scenario& scenario);
+  ~Simulation();
+
+  // progress(now, events) is called about every 64k events.
+  using ProgressFn = std::function<void(Time now, uint64_t events)>;
+  RunStats Run(const ProgressFn& progress = nullptr);
+
+  const Fabric& fabric() const { return fabric_; }
+  Fabric& fabric() { return fabric_; }
+  const Scenario& scenario() const { return scenario_; }
+  // Open the time-series files in `dir` (call before Run when monitors are on).
+  void EnableMonitors(const std::string& dir);
+
+ private:
+  void Build();
+  void BuildFlows();
+  Time ComputeIdealFct(const Flow& flow) const;
+  std::vector<Hop> PathOf(uint32_t src, uint32_t dst, uint16_t sport) const;
+  void Dispatch(const Event& e);
+
+  Scenario scenario_;
+  Fabric fabric_;
+  std::unique_ptr<Monitor> monitor_;
+};
+
+}  // namespace rocesim

@@ -1,0 +1,58 @@
+// Fabric-wide counters that summary.json reports and the conservation
+// invariant (injected = delivered + dropped + in flight) is checked against.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+
+namespace rocesim {
+
+enum class DropCause : uint8_t {
+  kHeadroomOverflow,  // lossless class: PFC headroom exhausted (should not happen when sized)
+  kBufferFull,        // lossy class: no shared buffer left for this (port, priority)
+  kWred,              // non-ECT packet above the WRED drop threshold
+  kCount
+};
+
+inline std::string_view DropCauseName(DropCause c) {
+  switch (c) {
+    case DropCause::kHeadroomOverflow:
+      return "headroom_overflow";
+    case DropCause::kBufferFull:
+      return "buffer_full";
+    case DropCause::kWred:
+      return "wred";
+    case DropCause::kCount:
+      break;
+  }
+  return "?";
+}
+
+struct Counters {
+  std::array<uint64_t, static_cast<size_t>(DropCause::kCount)> drops{};
+  uint64_t pause_sent = 0;
+  uint64_t pause_received = 0;
+  uint64_t ecn_marks = 0;
+  uint64_t cnps_sent = 0;
+  uint64_t cnps_received = 0;
+  uint64_t acks_sent = 0;
+  uint64_t naks_sent = 0;
+  uint64_t retransmitted_packets = 0;
+  uint64_t timeouts = 0;
+  // Conservation accounting over frames that hosts inject (not PFC frames).
+  uint64_t injected_frames = 0;
+  uint64_t delivered_frames = 0;
+  uint64_t dropped_frames = 0;
+  uint64_t injected_payload_bytes = 0;
+  uint64_t delivered_payload_bytes = 0;
+  uint64_t dropped_payload_bytes = 0;
+
+  uint64_t TotalDrops() const {
+    uint64_t t = 0;
+    for (auto d : drops) t += d;
+    return t;
+  }
+};
+
+}  // namespace rocesim

@@ -1,0 +1,63 @@
+#include "stats/monitor.h"
+
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+#include "net/fabric.h"
+
+namespace rocesim {
+
+namespace {
+std::FILE* OpenCsv(const std::string& path, const char* header) {
+  std::FILE* f = std::fopen(path.c_str(), "w");
+  if (!f) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+  std::fputs(header, f);
+  return f;
+}
+}  // namespace
+
+Monitor::Monitor(const MonitorConfig& /*cfg*/, const std::string& dir) {
+  queues_ = OpenCsv(dir + "/queues.csv", "time_ps,node,port,priority,bytes\n");
+  ports_ = OpenCsv(dir + "/ports.csv",
+                   "time_ps,node,port,tx_bytes,pause_sent,pause_received,paused_mask\n");
+}
+
+Monitor::~Monitor() {
+  if (queues_) std::fclose(queues_);
+  if (ports_) std::fclose(ports_);
+}
+
+void Monitor::Sample(const Fabric& f) {
+  if (last_.size() != f.ports.size()) last_.assign(f.ports.size(), PortCounters{});
+  for (size_t i = 0; i < f.ports.size(); ++i) {
+    const Port& p = f.ports[i];
+    const bool is_switch = f.nodes[p.node].is_switch;
+    if (is_switch && p.queued_frames > 0) {
+      for (int q = 0; q < kNumPriorities; ++q)
+        if (!p.queue[q].Empty())
+          std::fprintf(queues_, "%lld,%u,%u,%d,%lld\n", static_cast<long long>(f.now), p.node,
+                       p.local, q, static_cast<long long>(p.queue[q].bytes));
+    }
+    unsigned mask = 0;
+    for (int q = 0; q < kNumPriorities; ++q)
+      if (p.Paused(q, f.now)) mask |= 1u << q;
+    const PortCounters& c = p.counters;
+    PortCounters& l = last_[i];
+    if (c.tx_bytes != l.tx_bytes || c.pause_sent != l.pause_sent ||
+        c.pause_received != l.pause_received || mask != 0) {
+      std::fprintf(ports_, "%lld,%u,%u,%llu,%llu,%llu,%u\n", static_cast<long long>(f.now), p.node,
+                   p.local, static_cast<unsigned long long>(c.tx_bytes - l.tx_bytes),
+                   static_cast<unsigned long long>(c.pause_sent - l.pause_sent),
+                   static_cast<unsigned long long>(c.pause_received - l.pause_received), mask);
+    }
+    l = c;
+  }
+}
+
+void Monitor::Finish(const Fabric& /*f*/) {
+  std::fflush(queues_);
+  std::fflush(ports_);
+}
+
+}  // namespace rocesim

@@ -1,0 +1,109 @@
+#include "stats/results_writer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+
+namespace rocesim {
+
+namespace {
+std::ofstream OpenOut(const std::string& path) {
+  std::ofstream out(path);
+  if (!out) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+  return out;
+}
+double Slowdown(const Flow& fl) {
+  return static_cast<double>(fl.finish - fl.start) / static_cast<double>(fl.ideal_fct);
+}
+}  // namespace
+
+double Percentile(std::vector<double> values, double p) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const double rank = std::ceil(p / 100.0 * static_cast<double>(values.size()));
+  const size_t idx = rank < 1 ? 0 : static_cast<size_t>(rank) - 1;
+  return values[std::min(idx, values.size() - 1)];
+}
+
+nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
+  const Fabric& f = sim.fabric();
+  const Counters& c = f.counters;
+  std::vector<double> slowdowns;
+  for (const Flow& fl : f.flows)
+    if (fl.Finished()) slowdowns.push_back(Slowdown(fl));
+  double mean = 0;
+  for (double s : slowdowns) mean += s;
+  if (!slowdowns.empty()) mean /= static_cast<double>(slowdowns.size());
+
+  nlohmann::json j;
+  j["name"] = sim.scenario().name;
+  j["seed"] = sim.scenario().seed;
+  j["flows"] = {{"total", f.flows.size()},
+                {"completed", slowdowns.size()},
+                {"incomplete", f.flows.size() - slowdowns.size()}};
+  j["slowdown"] = {
+      {"p50", Percentile(slowdowns, 50)},
+      {"p95", Percentile(slowdowns, 95)},
+      {"p99", Percentile(slowdowns, 99)},
+      {"mean", mean},
+      {"max", slowdowns.empty() ? 0.0 : *std::max_element(slowdowns.begin(), slowdowns.end())}};
+  nlohmann::json drops = {{"total", c.TotalDrops()}};
+  for (size_t i = 0; i < c.drops.size(); ++i)
+    drops[std::string(DropCauseName(static_cast<DropCause>(i)))] = c.drops[i];
+  j["drops"] = drops;
+  j["pfc"] = {{"pause_frames_sent", c.pause_sent}, {"pause_frames_received", c.pause_received}};
+  j["ecn_marks"] = c.ecn_marks;
+  j["cnps_sent"] = c.cnps_sent;
+  j["cnps_received"] = c.cnps_received;
+  j["acks_sent"] = c.acks_sent;
+  j["naks_sent"] = c.naks_sent;
+  j["retransmitted_packets"] = c.retransmitted_packets;
+  j["timeouts"] = c.timeouts;
+  uint64_t in_network_payload = 0;
+  const uint64_t in_network = f.FramesInNetwork(&in_network_payload);
+  j["conservation"] = {{"injected_frames", c.injected_frames},
+                       {"delivered_frames", c.delivered_frames},
+                       {"dropped_frames", c.dropped_frames},
+                       {"in_network_frames", in_network},
+                       {"injected_payload_bytes", c.injected_payload_bytes},
+                       {"delivered_payload_bytes", c.delivered_payload_bytes},
+                       {"dropped_payload_bytes", c.dropped_payload_bytes},
+                       {"in_network_payload_bytes", in_network_payload}};
+  j["events"] = stats.events;
+  j["sim_seconds"] = ToSeconds(stats.end_time);
+  j["all_flows_done"] = stats.all_flows_done;
+  j["run"] = {{"wall_seconds", stats.wall_seconds},
+              {"cpu_seconds", stats.cpu_seconds},
+              {"peak_rss_bytes", stats.peak_rss_bytes},
+              {"events_per_second",
+               stats.wall_seconds > 0 ? static_cast<double>(stats.events) / stats.wall_seconds : 0},
+              {"sim_seconds_per_wall_second",
+               stats.wall_seconds > 0 ? ToSeconds(stats.end_time) / stats.wall_seconds : 0}};
+  return j;
+}
+
+void WriteResults(const Simulation& sim, const RunStats& stats, const std::string& dir) {
+  const Fabric& f = sim.fabric();
+  {
+    std::ofstream out = OpenOut(dir + "/flows.csv");
+    out << "id,src,dst,size_bytes,start_ps,finish_ps,fct_ps,ideal_fct_ps,slowdown\n";
+    for (const Flow& fl : f.flows) {
+      if (fl.Finished()) {
+        out << fmt::format("{},{},{},{},{},{},{},{},{:.6f}\n", fl.id, fl.src, fl.dst, fl.size_bytes,
+                           fl.start, fl.finish, fl.finish - fl.start, fl.ideal_fct, Slowdown(fl));
+      } else {
+        out << fmt::format("{},{},{},{},{},,,{},\n", fl.id, fl.src, fl.dst, fl.size_bytes, fl.start,
+                           fl.ideal_fct);
+      }
+    }
+  }
+  OpenOut(dir + "/summary.json") << BuildSummary(sim, stats).dump(2) << "\n";
+  OpenOut(dir + "/scenario.yaml") << sim.scenario().yaml_as_run << "\n";
+}
+
+}  // namespace rocesim

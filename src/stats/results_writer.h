@@ -1,0 +1,23 @@
+// The results directory of a run (README "Results"):
+//   flows.csv      one row per flow
+//   summary.json   counts, slowdown percentiles, drops, PFC, ECN, CNPs, cost
+//   scenario.yaml  the scenario exactly as run (after --set / --seed)
+// Everything but summary.json's "run" object (wall/CPU time, memory) is a pure
+// function of the scenario and seed, byte for byte.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "sim/simulation.h"
+
+namespace rocesim {
+
+// Nearest-rank percentile of an unsorted sample (p in 0..100); 0 if empty.
+double Percentile(std::vector<double> values, double p);
+
+nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats);
+void WriteResults(const Simulation& sim, const RunStats& stats, const std::string& dir);
+
+}  // namespace rocesim

@@ -1,0 +1,92 @@
+#include "topo/routing.h"
+
+#include <map>
+#include <stdexcept>
+#include <string>
+
+#include "net/fabric.h"
+
+namespace rocesim {
+
+namespace {
+uint64_t Mix(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xFF51AFD7ED558CCDULL;
+  x ^= x >> 33;
+  x *= 0xC4CEB9FE1A85EC53ULL;
+  x ^= x >> 33;
+  return x;
+}
+constexpr uint64_t kRoceV2Port = 4791;
+constexpr uint64_t kUdpProto = 17;
+}  // namespace
+
+void Routing::Build(const std::vector<std::vector<std::pair<uint16_t, uint32_t>>>& adjacency,
+                    const std::vector<uint32_t>& host_nodes,
+                    const std::vector<int32_t>& switch_index, uint64_t salt) {
+  const size_t n = adjacency.size();
+  num_hosts_ = static_cast<uint32_t>(host_nodes.size());
+  switch_index_ = switch_index;
+  size_t num_switches = 0;
+  for (int32_t s : switch_index)
+    if (s >= 0) ++num_switches;
+  table_.assign(num_switches * num_hosts_, Entry{0, 0});
+  salt_.resize(num_switches);
+  for (size_t node = 0; node < n; ++node)
+    if (switch_index[node] >= 0)
+      salt_[switch_index[node]] = Mix(salt ^ (node * 0x9E3779B97F4A7C15ULL));
+
+  std::map<std::vector<uint16_t>, uint32_t> dedup;
+  std::vector<int32_t> dist(n);
+  std::vector<uint32_t> frontier;
+  std::vector<uint16_t> set;
+  for (uint32_t h = 0; h < num_hosts_; ++h) {
+    std::fill(dist.begin(), dist.end(), -1);
+    frontier.assign(1, host_nodes[h]);
+    dist[host_nodes[h]] = 0;
+    // BFS; only switches forward, so hosts other than the destination are leaves.
+    for (size_t i = 0; i < frontier.size(); ++i) {
+      const uint32_t u = frontier[i];
+      if (u != host_nodes[h] && switch_index[u] < 0) continue;
+      for (auto [port, v] : adjacency[u]) {
+        (void)port;
+        if (dist[v] < 0) {
+          dist[v] = dist[u] + 1;
+          frontier.push_back(v);
+        }
+      }
+    }
+    for (uint32_t other : host_nodes)
+      if (dist[other] < 0)
+        throw std::runtime_error("topology: host node " + std::to_string(other) +
+                                 " cannot reach host node " + std::to_string(host_nodes[h]));
+    for (size_t node = 0; node < n; ++node) {
+      const int32_t s = switch_index[node];
+      if (s < 0 || dist[node] < 0) continue;
+      set.clear();
+      for (auto [port, v] : adjacency[node])
+        if (dist[v] == dist[node] - 1 && (switch_index[v] >= 0 || v == host_nodes[h]))
+          set.push_back(port);
+      auto [it, fresh] = dedup.try_emplace(set, static_cast<uint32_t>(port_sets_.size()));
+      if (fresh) port_sets_.insert(port_sets_.end(), set.begin(), set.end());
+      table_[static_cast<size_t>(s) * num_hosts_ + h] =
+          Entry{it->second, static_cast<uint16_t>(set.size())};
+    }
+  }
+}
+
+uint16_t Routing::SelectLocal(uint32_t sw, uint32_t src, uint32_t dst, uint16_t sport) const {
+  const Entry& e = table_[static_cast<size_t>(sw) * num_hosts_ + dst];
+  if (e.count == 1) return port_sets_[e.offset];
+  const uint64_t tuple =
+      (uint64_t{src} << 32 | dst) ^ Mix(uint64_t{sport} << 32 | kRoceV2Port << 8 | kUdpProto);
+  const uint64_t h = Mix(tuple ^ salt_[sw]);
+  return port_sets_[e.offset + h % e.count];
+}
+
+uint32_t Routing::SelectPort(const Fabric& f, uint32_t node, const Packet& pkt) const {
+  const uint32_t sw = static_cast<uint32_t>(switch_index_[node]);
+  return f.nodes[node].first_port + SelectLocal(sw, pkt.src, pkt.dst, pkt.sport);
+}
+
+}  // namespace rocesim

@@ -1,0 +1,44 @@
+// Shortest-path ECMP forwarding. For every switch and destination host, the
+// set of local ports on a shortest path is precomputed once (BFS from each
+// host); identical port sets are stored once, so a fat tree's tables hold a
+// handful of distinct sets per switch. A packet picks among the set with a
+// hash of its five-tuple (src IP, dst IP, UDP sport, UDP dport 4791, UDP) and
+// the switch's own salt, so one QP keeps one path and switches do not all
+// make the same choice (no polarisation).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/packet.h"
+
+namespace rocesim {
+
+struct Fabric;
+
+class Routing {
+ public:
+  // adjacency[node] lists (local port, neighbour node); hosts are nodes
+  // host_nodes[0..H-1]. Throws std::runtime_error if a host is unreachable.
+  void Build(const std::vector<std::vector<std::pair<uint16_t, uint32_t>>>& adjacency,
+             const std::vector<uint32_t>& host_nodes, const std::vector<int32_t>& switch_index,
+             uint64_t salt);
+
+  // Global port a switch forwards `pkt` to.
+  uint32_t SelectPort(const Fabric& f, uint32_t node, const Packet& pkt) const;
+  // Local port index chosen at switch `sw` for a flow's five-tuple.
+  uint16_t SelectLocal(uint32_t sw, uint32_t src, uint32_t dst, uint16_t sport) const;
+
+ private:
+  struct Entry {
+    uint32_t offset;
+    uint16_t count;
+  };
+  uint32_t num_hosts_ = 0;
+  std::vector<int32_t> switch_index_;  // node -> switch index, -1 for hosts
+  std::vector<Entry> table_;           // [switch * num_hosts + dst host]
+  std::vector<uint16_t> port_sets_;    // concatenated local port lists
+  std::vector<uint64_t> salt_;         // per switch
+};
+
+}  // namespace rocesim

@@ -1,0 +1,54 @@
+// A flow is one RDMA message carried by its own RoCEv2 RC queue pair. The
+// requester side (sender) and the responder side (receiver) of that QP live
+// here; the NIC (net/nic.cpp) runs the protocol on them.
+//
+// PSNs count packets from 0. ACK and NAK carry the responder's next expected
+// PSN (cumulative), as RC's AETH does. Loss recovery is go-back-N from a NAK
+// or a retransmission timeout.
+#pragma once
+
+#include <cstdint>
+
+#include "core/time.h"
+
+namespace rocesim {
+
+struct Flow {
+  // What to send.
+  uint32_t id = 0;
+  uint32_t src = 0;
+  uint32_t dst = 0;
+  int64_t size_bytes = 0;
+  Time start = 0;
+  uint8_t priority = 3;
+  uint16_t sport = 0;    // UDP source port: the QP's ECMP entropy
+  uint32_t packets = 0;  // ceil(size / mtu)
+  uint32_t last_payload = 0;
+
+  // Requester (sender) state.
+  uint32_t snd_nxt = 0;      // next PSN to transmit
+  uint32_t snd_una = 0;      // oldest unacknowledged PSN
+  uint32_t max_sent = 0;     // one past the highest PSN ever sent (retransmit accounting)
+  int64_t rate_bps = 0;      // per-QP rate limiter (set by congestion control)
+  int64_t window_bytes = 0;  // in-flight cap; 0 = none (set by congestion control)
+  Time next_avail = 0;       // rate limiter: earliest time of the next packet
+  Time rto_deadline = 0;
+  bool active = false;  // in the NIC's round-robin list
+
+  // Responder (receiver) state.
+  uint32_t rcv_next = 0;   // next expected PSN
+  uint32_t since_ack = 0;  // in-order packets not yet acknowledged (coalescing)
+  bool nak_outstanding = false;
+  bool ce_since_ack = false;
+  Time last_cnp = -1;  // NP: time the last CNP went out for this QP
+
+  // Outcome.
+  Time finish = -1;  // requester saw the final ACK
+  Time ideal_fct = 0;
+  uint32_t cnps_received = 0;
+  uint32_t ecn_marked = 0;  // CE-marked data packets seen by the responder
+
+  bool Finished() const { return finish >= 0; }
+};
+
+}  // namespace rocesim
