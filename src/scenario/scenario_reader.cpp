@@ -68,28 +68,42 @@ size_t Levenshtein(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
-// "; did you mean 'alpha'?" for a close match (edit distance <= 3, or one is a
-// prefix of the other), else the list of allowed names.
-std::string Suggest(std::string_view word, const Keys& allowed, std::string_view what) {
+// The allowed name closest to `word`: edit distance <= 3, or one is a prefix of
+// the other. Empty if nothing is close.
+std::string_view ClosestMatch(std::string_view word, const Keys& allowed) {
   std::string_view best;
-  size_t best_distance = std::numeric_limits<size_t>::max();
+  size_t best_score = std::numeric_limits<size_t>::max();
   for (std::string_view candidate : allowed) {
-    size_t d = Levenshtein(word, candidate);
-    const bool prefix =
-        word.size() >= 2 && (candidate.starts_with(word) || word.starts_with(candidate));
-    if (!prefix && (d > 3 || d >= word.size())) continue;
-    if (prefix) d = std::min<size_t>(d, 1);
-    if (d < best_distance) {
-      best_distance = d;
+    // Lower is better: an abbreviation of a key beats a misspelling, which beats
+    // a key with extra text appended.
+    const size_t d = Levenshtein(word, candidate);
+    size_t score;
+    if (word.size() >= 2 && candidate.starts_with(word)) {
+      score = 1;
+    } else if (d <= 3 && d < word.size()) {
+      score = 2 * d;
+    } else if (word.size() >= 2 && word.starts_with(candidate)) {
+      score = 7;
+    } else {
+      continue;
+    }
+    if (score < best_score) {
+      best_score = score;
       best = candidate;
     }
   }
+  return best;
+}
+
+// "; did you mean 'alpha'?" for a close match, else "; allowed keys are: ...".
+std::string Suggest(std::string_view word, const Keys& allowed) {
+  const std::string_view best = ClosestMatch(word, allowed);
   if (!best.empty()) return fmt::format("; did you mean '{}'?", best);
-  return fmt::format("; {}: {}", what, fmt::join(allowed, ", "));
+  return fmt::format("; allowed keys are: {}", fmt::join(allowed, ", "));
 }
 
 std::string IntExpectation(int64_t min, int64_t max) {
-  if (max == std::numeric_limits<int64_t>::max()) {
+  if (max >= std::numeric_limits<int>::max()) {
     return min == 0 ? "a non-negative integer" : fmt::format("an integer >= {}", min);
   }
   return fmt::format("an integer from {} to {}", min, max);
@@ -238,8 +252,7 @@ Map Reader::ReadMap(const Field& f, const Keys& allowed) const {
     e.key = key_node.Scalar();
     e.value.path = JoinPath(f.path, e.key);
     if (std::find(allowed.begin(), allowed.end(), e.key) == allowed.end()) {
-      Fail(key_field,
-           fmt::format("unknown key '{}'{}", e.key, Suggest(e.key, allowed, "allowed keys are")));
+      Fail(key_field, fmt::format("unknown key '{}'{}", e.key, Suggest(e.key, allowed)));
     }
     if (m.Find(e.key) != nullptr) Fail(key_field, fmt::format("key '{}' appears twice", e.key));
     m.entries.push_back(std::move(e));
@@ -277,9 +290,9 @@ std::string Reader::OneOf(const Field& f, const Keys& choices) const {
   const std::string expected = fmt::format("one of {}", fmt::join(choices, ", "));
   const std::string value = Scalar(f, expected);
   if (std::find(choices.begin(), choices.end(), value) != choices.end()) return value;
-  const std::string hint = Suggest(value, choices, "");
+  const std::string_view best = ClosestMatch(value, choices);
   Fail(f, fmt::format("expected {}, got \"{}\"{}", expected, value,
-                      hint.starts_with("; did") ? hint : ""));
+                      best.empty() ? "" : fmt::format("; did you mean '{}'?", best)));
 }
 
 int64_t Reader::Int(const Field& f, int64_t min, int64_t max, std::string_view expected) const {
