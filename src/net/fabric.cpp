@@ -112,19 +112,19 @@ void Fabric::CountDrop(PktId id, DropCause cause, PortId ingress) {
 
 uint64_t Fabric::FramesInNetwork(uint64_t* payload_bytes) const {
   uint64_t frames = 0, bytes = 0;
-  auto walk = [&](const PacketFifo& f, bool count_nic_queue) {
-    for (PktId id = f.head; id != kNoPkt; id = pool[id].next) {
+  auto walk = [&](const PacketFifo& fifo) {
+    for (PktId id = fifo.head; id != kNoPkt; id = pool[id].next) {
       const Packet& pkt = pool[id];
-      if (pkt.type == PktType::kPause || !count_nic_queue) continue;
+      if (pkt.type == PktType::kPause) continue;  // link-local, not host traffic
       ++frames;
       if (pkt.type == PktType::kData) bytes += pkt.payload;
     }
   };
   for (const Port& p : ports) {
-    walk(p.wire, true);
-    // Frames in a NIC's own queue have not been injected yet.
-    walk(p.queue[0], nodes[p.node].is_switch);
-    for (int q = 1; q < kNumPriorities; ++q) walk(p.queue[q], nodes[p.node].is_switch);
+    walk(p.wire);
+    // Frames still in a NIC's own queue have not been injected yet.
+    if (nodes[p.node].is_switch)
+      for (const PacketFifo& q : p.queue) walk(q);
   }
   if (payload_bytes) *payload_bytes = bytes;
   return frames;

@@ -1,0 +1,66 @@
+// The congestion-control event API (DESIGN.md §2, seed 001 §3.2): each
+// algorithm is a small state machine that sees NIC events — ACK (with or
+// without ECN-echo, with an RTT sample and INT telemetry when present), NACK,
+// CNP, bytes sent, its own timers — and sets its QP's rate and/or window.
+// It never touches the simulator, so it can be unit-tested step by step.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include "core/time.h"
+
+namespace rocesim {
+
+// What an algorithm controls and knows about its QP.
+struct CcState {
+  // Set by the NIC before OnStart; read-only for algorithms.
+  int64_t line_rate_bps = 0;
+  Time base_rtt = 0;     // unloaded RTT of the QP's path
+  int mtu_bytes = 1000;  // payload per packet
+  // Outputs: the NIC paces the QP at rate_bps and caps bytes in flight at
+  // window_bytes (0 = no window).
+  int64_t rate_bps = 0;
+  int64_t window_bytes = 0;
+  // Timers the algorithm wants: timer i fires OnTimer(i) at timer_at[i]
+  // (kTimeMax = off). The NIC reads these after every call.
+  static constexpr int kMaxTimers = 4;
+  std::array<Time, kMaxTimers> timer_at{kTimeMax, kTimeMax, kTimeMax, kTimeMax};
+};
+
+// One switch hop of HPCC in-band telemetry, stamped at dequeue.
+struct IntHop {
+  Time ts = 0;             // dequeue timestamp
+  uint64_t tx_bytes = 0;   // bytes the egress port has sent so far
+  uint32_t qlen_bytes = 0; // egress queue length
+  int64_t rate_bps = 0;    // egress link rate
+};
+
+struct AckInfo {
+  Time now = 0;
+  uint32_t newly_acked_bytes = 0;  // payload bytes this ACK newly covers
+  uint32_t acked_psn = 0;          // next expected PSN it carries
+  uint32_t next_psn = 0;           // the sender's next PSN to send (snd_nxt)
+  bool ecn_echo = false;           // the acknowledged data carried CE
+  Time rtt = 0;                    // NIC-timestamp RTT sample (0 = none)
+  const IntHop* hops = nullptr;    // INT stack, first hop first (HPCC)
+  int num_hops = 0;
+};
+
+class CongestionControl {
+ public:
+  virtual ~CongestionControl() = default;
+  // The QP starts: set the initial rate/window (line rate by default).
+  virtual void OnStart(Time now, CcState& s) {
+    (void)now;
+    s.rate_bps = s.line_rate_bps;
+  }
+  virtual void OnAck(const AckInfo& ack, CcState& s) { (void)ack, (void)s; }
+  virtual void OnNack(Time now, CcState& s) { (void)now, (void)s; }
+  virtual void OnCnp(Time now, CcState& s) { (void)now, (void)s; }
+  // A data packet of `bytes` payload left the NIC (byte counters, TX bursts).
+  virtual void OnSent(Time now, uint32_t bytes, CcState& s) { (void)now, (void)bytes, (void)s; }
+  virtual void OnTimer(Time now, int timer, CcState& s) { (void)now, (void)timer, (void)s; }
+};
+
+}  // namespace rocesim
