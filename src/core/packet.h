@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/chunked_vector.h"
 #include "core/time.h"
 
 namespace rocesim {
@@ -48,7 +49,7 @@ class PacketPool {
       slots_[id] = Packet{};
       return id;
     }
-    slots_.emplace_back();
+    slots_.EmplaceBack() = Packet{};
     return static_cast<PktId>(slots_.size() - 1);
   }
   void Free(PktId id) {
@@ -62,7 +63,7 @@ class PacketPool {
   size_t Capacity() const { return slots_.size(); }
 
  private:
-  std::vector<Packet> slots_;
+  ChunkedVector<Packet> slots_;  // stable: handlers hold references across Alloc
   PktId free_ = kNoPkt;
   size_t live_ = 0;
 };

@@ -25,9 +25,17 @@ void Fabric::KickPort(PortId port) {
 }
 
 void Fabric::Transmit(PortId port) {
-  const PktId id = NextFrame(port);
-  if (id == kNoPkt) return;  // nothing eligible; NextFrame armed any wake it needs
   Port& p = ports[port];
+  // Choosing the frame can re-enter KickPort for this port (a congestion-control
+  // callback, a pause frame); marking the transmitter busy meanwhile keeps
+  // those nested kicks from starting a second frame at the same instant.
+  const Time idle_since = p.busy_until;
+  p.busy_until = kTimeMax;
+  const PktId id = NextFrame(port);
+  if (id == kNoPkt) {
+    p.busy_until = idle_since;
+    return;  // nothing eligible; NextFrame armed any wake it needs
+  }
   Packet& pkt = pool[id];
   const Time wire_time = p.WireTime(pkt.size);
   p.busy_until = now + wire_time;

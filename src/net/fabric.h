@@ -4,9 +4,13 @@
 // than a virtual call per packet (DESIGN.md §5).
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "cc/congestion_control.h"
+#include "core/chunked_vector.h"
 #include "core/event_queue.h"
 #include "core/packet.h"
 #include "core/rng.h"
@@ -27,6 +31,13 @@ struct Node {
   uint16_t num_ports = 0;
 };
 
+// HPCC in-band telemetry carried by a data packet and echoed by its ACK.
+struct IntStack {
+  static constexpr int kMaxHops = 8;
+  uint8_t count = 0;
+  std::array<IntHop, kMaxHops> hops;
+};
+
 struct Fabric {
   const Scenario* scenario = nullptr;
   Time now = 0;
@@ -37,7 +48,16 @@ struct Fabric {
   std::vector<Switch> switches;
   std::vector<Nic> nics;  // one per host; host id = index
   std::vector<Flow> flows;
+  // Congestion control per flow (null: line rate, PFC only).
+  std::vector<std::unique_ptr<CongestionControl>> cc;
   Routing routing;
+  // INT side table by packet id, kept only when some flow runs HPCC.
+  bool int_enabled = false;
+  ChunkedVector<IntStack> int_stacks;
+  IntStack& IntOf(PktId id) {
+    if (id >= int_stacks.size()) int_stacks.GrowTo(pool.Capacity());
+    return int_stacks[id];
+  }
   Counters counters;
   uint32_t flows_finished = 0;
 

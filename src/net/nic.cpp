@@ -9,6 +9,15 @@ namespace rocesim {
 namespace {
 constexpr int kAethBytes = 4;          // ACK extended transport header
 constexpr int kCnpReservedBytes = 16;  // CNP: BTH followed by 16 reserved bytes
+
+// Payload bytes of PSNs [from, to).
+uint32_t PayloadBetween(const Flow& flow, uint32_t from, uint32_t to) {
+  const uint32_t full = flow.packets > 0 ? flow.packets - 1 : 0;
+  const uint64_t mtu = static_cast<uint64_t>(flow.cc.mtu_bytes);
+  uint64_t bytes = uint64_t{std::min(to, full) - std::min(from, full)} * mtu;
+  if (to == flow.packets && from < to) bytes += flow.last_payload;
+  return static_cast<uint32_t>(bytes);
+}
 }  // namespace
 
 void Nic::Init(uint32_t host, PortId port, const HostConfig& cfg) {
@@ -17,10 +26,40 @@ void Nic::Init(uint32_t host, PortId port, const HostConfig& cfg) {
   cfg_ = &cfg;
 }
 
+template <typename Call>
+void Nic::RunCc(Fabric& f, Flow& flow, Call&& call) {
+  CongestionControl* cc = f.cc[flow.id].get();
+  if (cc == nullptr) return;
+  const auto timers_before = flow.cc.timer_at;
+  call(*cc, flow.cc);
+  const int64_t line = f.ports[port_].rate_bps;
+  const int64_t rate = std::clamp<int64_t>(flow.cc.rate_bps, 1, line);
+  if (rate != flow.rate_bps) {
+    flow.rate_bps = rate;
+    // The next packet leaves one frame time after the last one at the new rate.
+    if (flow.max_sent > 0)
+      flow.next_avail = flow.last_tx + SerializationTime(flow.last_tx_wire, rate);
+    if (flow.active && flow.next_avail <= f.now) f.KickPort(port_);
+  }
+  const bool window_opened = flow.cc.window_bytes == 0 ||
+                             (flow.window_bytes != 0 && flow.cc.window_bytes > flow.window_bytes);
+  flow.window_bytes = flow.cc.window_bytes;
+  if (window_opened && flow.active) f.KickPort(port_);
+  for (int i = 0; i < CcState::kMaxTimers; ++i) {
+    const Time at = flow.cc.timer_at[i];
+    if (at != timers_before[i] && at != kTimeMax)
+      f.Schedule(std::max(at, f.now), EventKind::kCcTimer, flow.id, static_cast<uint32_t>(i));
+  }
+}
+
 void Nic::StartFlow(Fabric& f, uint32_t id) {
   Flow& flow = f.flows[id];
   flow.rate_bps = f.ports[port_].rate_bps;
   flow.next_avail = f.now;
+  flow.cc.line_rate_bps = flow.rate_bps;
+  flow.cc.mtu_bytes = cfg_->mtu_bytes;
+  flow.cc.rate_bps = flow.rate_bps;
+  RunCc(f, flow, [&](CongestionControl& cc, CcState& s) { cc.OnStart(f.now, s); });
   flow.rto_deadline = f.now + cfg_->rto;
   f.Schedule(flow.rto_deadline, EventKind::kQpTimeout, id);
   Activate(f, flow);
@@ -61,13 +100,18 @@ PktId Nic::MakeDataPacket(Fabric& f, Flow& flow) {
   pkt.sport = flow.sport;
   pkt.psn = psn;
   pkt.sent = f.now;
+  if (f.int_enabled) f.IntOf(id).count = 0;
   if (psn < flow.max_sent) {
     f.counters.retransmitted_packets++;
   } else {
     flow.max_sent = psn + 1;
   }
   // Per-QP rate limiter: the next packet may leave one frame time at the QP's rate later.
-  flow.next_avail = f.now + SerializationTime(pkt.size + f.ports[port_].ifg_bytes, flow.rate_bps);
+  flow.last_tx = f.now;
+  flow.last_tx_wire = pkt.size + static_cast<uint32_t>(f.ports[port_].ifg_bytes);
+  flow.next_avail = f.now + SerializationTime(flow.last_tx_wire, flow.rate_bps);
+  const uint32_t payload = pkt.payload;
+  RunCc(f, flow, [&](CongestionControl& cc, CcState& s) { cc.OnSent(f.now, payload, s); });
   return id;
 }
 
@@ -109,8 +153,11 @@ PktId Nic::Dequeue(Fabric& f) {
 }
 
 void Nic::SendControl(Fabric& f, const Flow& flow, PktType type, uint32_t psn, bool ecn_echo,
-                      Time echo_ts) {
+                      Time echo_ts, PktId data) {
   const PktId id = f.pool.Alloc();
+  if (f.int_enabled && type == PktType::kAck) {
+    f.IntOf(id) = f.IntOf(data);
+  }
   Packet& pkt = f.pool[id];
   pkt.type = type;
   pkt.size = static_cast<uint32_t>(cfg_->header_bytes) +
@@ -169,7 +216,7 @@ void Nic::OnData(Fabric& f, PktId id) {
     if (flow.last_cnp < 0 || f.now - flow.last_cnp >= cfg_->cnp_interval) {
       flow.last_cnp = f.now;
       f.counters.cnps_sent++;
-      SendControl(f, flow, PktType::kCnp, pkt.psn, false, pkt.sent);
+      SendControl(f, flow, PktType::kCnp, pkt.psn, false, pkt.sent, id);
     }
   }
   if (pkt.psn == flow.rcv_next) {
@@ -178,7 +225,7 @@ void Nic::OnData(Fabric& f, PktId id) {
     if (++flow.since_ack >= static_cast<uint32_t>(cfg_->ack_every) ||
         flow.rcv_next == flow.packets) {
       f.counters.acks_sent++;
-      SendControl(f, flow, PktType::kAck, flow.rcv_next, flow.ce_since_ack, pkt.sent);
+      SendControl(f, flow, PktType::kAck, flow.rcv_next, flow.ce_since_ack, pkt.sent, id);
       flow.since_ack = 0;
       flow.ce_since_ack = false;
     }
@@ -187,11 +234,11 @@ void Nic::OnData(Fabric& f, PktId id) {
     if (!flow.nak_outstanding) {
       flow.nak_outstanding = true;
       f.counters.naks_sent++;
-      SendControl(f, flow, PktType::kNak, flow.rcv_next, false, pkt.sent);
+      SendControl(f, flow, PktType::kNak, flow.rcv_next, false, pkt.sent, id);
     }
   } else {
     f.counters.acks_sent++;
-    SendControl(f, flow, PktType::kAck, flow.rcv_next, false, pkt.sent);
+    SendControl(f, flow, PktType::kAck, flow.rcv_next, false, pkt.sent, id);
   }
 }
 
@@ -199,10 +246,23 @@ void Nic::OnAck(Fabric& f, PktId id) {
   const Packet& pkt = f.pool[id];
   Flow& flow = f.flows[pkt.flow];
   if (flow.Finished()) return;
+  AckInfo ack;
+  ack.now = f.now;
   if (pkt.psn > flow.snd_una) {
+    ack.newly_acked_bytes = PayloadBetween(flow, flow.snd_una, pkt.psn);
     flow.snd_una = pkt.psn;
     flow.rto_deadline = f.now + cfg_->rto;
   }
+  ack.acked_psn = pkt.psn;
+  ack.next_psn = flow.snd_nxt;
+  ack.ecn_echo = pkt.ecn_echo;
+  ack.rtt = f.now - pkt.sent;
+  if (f.int_enabled) {
+    const IntStack& st = f.IntOf(id);
+    ack.hops = st.hops.data();
+    ack.num_hops = st.count;
+  }
+  RunCc(f, flow, [&](CongestionControl& cc, CcState& s) { cc.OnAck(ack, s); });
   if (flow.snd_una >= flow.packets) {
     Complete(f, flow);
   } else if (flow.active && flow.window_bytes > 0) {
@@ -215,6 +275,7 @@ void Nic::OnNak(Fabric& f, PktId id) {
   Flow& flow = f.flows[pkt.flow];
   if (flow.Finished()) return;
   if (pkt.psn > flow.snd_una) flow.snd_una = pkt.psn;
+  RunCc(f, flow, [&](CongestionControl& cc, CcState& s) { cc.OnNack(f.now, s); });
   if (flow.snd_nxt > pkt.psn) {
     flow.snd_nxt = pkt.psn;  // go-back-N
     flow.rto_deadline = f.now + cfg_->rto;
@@ -226,6 +287,16 @@ void Nic::OnCnp(Fabric& f, PktId id) {
   Flow& flow = f.flows[f.pool[id].flow];
   flow.cnps_received++;
   f.counters.cnps_received++;
+  if (!flow.Finished())
+    RunCc(f, flow, [&](CongestionControl& cc, CcState& s) { cc.OnCnp(f.now, s); });
+}
+
+void Nic::OnCcTimer(Fabric& f, uint32_t id, int timer) {
+  Flow& flow = f.flows[id];
+  // Only the timer's current deadline fires; re-armed timers leave stale events.
+  if (flow.Finished() || flow.cc.timer_at[timer] != f.now) return;
+  flow.cc.timer_at[timer] = kTimeMax;
+  RunCc(f, flow, [&](CongestionControl& cc, CcState& s) { cc.OnTimer(f.now, timer, s); });
 }
 
 void Nic::OnTimeout(Fabric& f, uint32_t id) {

@@ -34,6 +34,8 @@ class Nic {
 
   void StartFlow(Fabric& f, uint32_t flow);
   void OnTimeout(Fabric& f, uint32_t flow);
+  // A congestion-control timer the flow's algorithm asked for fires.
+  void OnCcTimer(Fabric& f, uint32_t flow, int timer);
 
   PortId port() const { return port_; }
 
@@ -42,12 +44,17 @@ class Nic {
   void OnAck(Fabric& f, PktId pkt);
   void OnNak(Fabric& f, PktId pkt);
   void OnCnp(Fabric& f, PktId pkt);
+  // `data` is the packet being answered (its send time and INT are echoed).
   void SendControl(Fabric& f, const Flow& flow, PktType type, uint32_t psn, bool ecn_echo,
-                   Time echo_ts);
+                   Time echo_ts, PktId data);
   PktId MakeDataPacket(Fabric& f, Flow& flow);
   void Activate(Fabric& f, Flow& flow);
   void Deactivate(Flow& flow);
   void Complete(Fabric& f, Flow& flow);
+  // Runs one congestion-control callback and applies what it set: rate
+  // (re-pacing the next packet), window, and timer requests.
+  template <typename Call>
+  void RunCc(Fabric& f, Flow& flow, Call&& call);
 
   uint32_t host_ = 0;
   PortId port_ = 0;

@@ -125,6 +125,13 @@ PktId Switch::Dequeue(Fabric& f, PortId out) {
   mmu_.Release(pkt.in_port, q, pkt.size);
   if (lossless_[q]) CheckResume(f, pkt.in_port, q);
 
+  if (f.int_enabled && pkt.type == PktType::kData) {
+    // HPCC INT, stamped as the packet leaves: time, bytes sent, queue, link rate.
+    IntStack& st = f.IntOf(id);
+    if (st.count < IntStack::kMaxHops)
+      st.hops[st.count++] =
+          IntHop{f.now, p.counters.tx_bytes, static_cast<uint32_t>(p.queue[q].bytes), p.rate_bps};
+  }
   // ECN on the instantaneous egress queue this packet leaves behind.
   if (cfg_->ecn.enabled && (pkt.ecn == kEct0 || pkt.ecn == kEct1)) {
     const double prob = RedMarkProbability(red_[out - first_port_], p.queue[q].bytes);

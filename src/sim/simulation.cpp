@@ -141,6 +141,7 @@ void Simulation::BuildFlows() {
       for (int s : t.senders) add(s, t.receiver, t.size_bytes, t.start, t.priority);
     }
   }
+  f.cc.resize(f.flows.size());
   for (const Flow& fl : f.flows) f.Schedule(fl.start, EventKind::kFlowStart, fl.id);
 }
 

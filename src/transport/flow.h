@@ -9,6 +9,7 @@
 
 #include <cstdint>
 
+#include "cc/congestion_control.h"
 #include "core/time.h"
 
 namespace rocesim {
@@ -26,12 +27,15 @@ struct Flow {
   uint32_t last_payload = 0;
 
   // Requester (sender) state.
-  uint32_t snd_nxt = 0;      // next PSN to transmit
-  uint32_t snd_una = 0;      // oldest unacknowledged PSN
-  uint32_t max_sent = 0;     // one past the highest PSN ever sent (retransmit accounting)
-  int64_t rate_bps = 0;      // per-QP rate limiter (set by congestion control)
-  int64_t window_bytes = 0;  // in-flight cap; 0 = none (set by congestion control)
-  Time next_avail = 0;       // rate limiter: earliest time of the next packet
+  uint32_t snd_nxt = 0;       // next PSN to transmit
+  uint32_t snd_una = 0;       // oldest unacknowledged PSN
+  uint32_t max_sent = 0;      // one past the highest PSN ever sent (retransmit accounting)
+  int64_t rate_bps = 0;       // per-QP rate limiter (set by congestion control)
+  int64_t window_bytes = 0;   // in-flight cap; 0 = none (set by congestion control)
+  Time next_avail = 0;        // rate limiter: earliest time of the next packet
+  Time last_tx = 0;           // when the last data packet started on the wire
+  uint32_t last_tx_wire = 0;  // its bytes on the wire (re-pacing after a rate change)
+  CcState cc;                 // what congestion control reads and sets
   Time rto_deadline = 0;
   bool active = false;  // in the NIC's round-robin list
 
