@@ -22,6 +22,10 @@ struct CcState {
   // window_bytes (0 = no window).
   int64_t rate_bps = 0;
   int64_t window_bytes = 0;
+  // Pacing unit: 0 paces every packet at rate_bps; otherwise the NIC sends
+  // bursts of this many payload bytes at line rate and spaces the bursts at
+  // rate_bps (TIMELY's per-segment pacing, seed 004).
+  uint32_t burst_bytes = 0;
   // Timers the algorithm wants: timer i fires OnTimer(i) at timer_at[i]
   // (kTimeMax = off). The NIC reads these after every call.
   static constexpr int kMaxTimers = 4;

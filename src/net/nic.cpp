@@ -26,6 +26,30 @@ void Nic::Init(uint32_t host, PortId port, const HostConfig& cfg) {
   cfg_ = &cfg;
 }
 
+void Nic::Pace(Fabric& f, Flow& flow, uint32_t wire, uint32_t payload) {
+  const uint32_t burst = flow.cc.burst_bytes;
+  if (burst == 0) {
+    flow.pace_from = f.now;
+    flow.pace_wire = wire;
+    flow.next_avail = f.now + SerializationTime(wire, flow.rate_bps);
+    return;
+  }
+  // Segment pacing: a burst's packets go back to back at line rate; the next
+  // burst starts one burst-time at the QP's rate after this one began.
+  if (flow.burst_payload == 0) flow.burst_start = f.now;
+  flow.burst_payload += payload;
+  flow.burst_wire += wire;
+  if (flow.burst_payload < burst && flow.snd_nxt < flow.packets) {
+    flow.next_avail = f.now + SerializationTime(wire, f.ports[port_].rate_bps);
+    return;
+  }
+  flow.pace_from = flow.burst_start;
+  flow.pace_wire = flow.burst_wire;
+  flow.burst_payload = 0;
+  flow.burst_wire = 0;
+  flow.next_avail = flow.pace_from + SerializationTime(flow.pace_wire, flow.rate_bps);
+}
+
 template <typename Call>
 void Nic::RunCc(Fabric& f, Flow& flow, Call&& call) {
   CongestionControl* cc = f.cc[flow.id].get();
@@ -37,8 +61,10 @@ void Nic::RunCc(Fabric& f, Flow& flow, Call&& call) {
   if (rate != flow.rate_bps) {
     flow.rate_bps = rate;
     // The next packet leaves one frame time after the last one at the new rate.
-    if (flow.max_sent > 0)
-      flow.next_avail = flow.last_tx + SerializationTime(flow.last_tx_wire, rate);
+    // The next packet (or burst) is re-paced at the new rate; a burst under way
+    // finishes at line rate.
+    if (flow.max_sent > 0 && flow.burst_payload == 0)
+      flow.next_avail = flow.pace_from + SerializationTime(flow.pace_wire, rate);
     if (flow.active && flow.next_avail <= f.now) f.KickPort(port_);
   }
   const bool window_opened = flow.cc.window_bytes == 0 ||
@@ -106,10 +132,8 @@ PktId Nic::MakeDataPacket(Fabric& f, Flow& flow) {
   } else {
     flow.max_sent = psn + 1;
   }
-  // Per-QP rate limiter: the next packet may leave one frame time at the QP's rate later.
-  flow.last_tx = f.now;
-  flow.last_tx_wire = pkt.size + static_cast<uint32_t>(f.ports[port_].ifg_bytes);
-  flow.next_avail = f.now + SerializationTime(flow.last_tx_wire, flow.rate_bps);
+  // Per-QP rate limiter (and segment pacing when congestion control asks for it).
+  Pace(f, flow, pkt.size + static_cast<uint32_t>(f.ports[port_].ifg_bytes), pkt.payload);
   const uint32_t payload = pkt.payload;
   RunCc(f, flow, [&](CongestionControl& cc, CcState& s) { cc.OnSent(f.now, payload, s); });
   return id;
@@ -213,7 +237,7 @@ void Nic::OnData(Fabric& f, PktId id) {
     flow.ecn_marked++;
     flow.ce_since_ack = true;
     // Notification point: one CNP per QP per interval (seed 000 §5 steps 6-7).
-    if (flow.last_cnp < 0 || f.now - flow.last_cnp >= cfg_->cnp_interval) {
+    if (flow.sends_cnps && (flow.last_cnp < 0 || f.now - flow.last_cnp >= cfg_->cnp_interval)) {
       flow.last_cnp = f.now;
       f.counters.cnps_sent++;
       SendControl(f, flow, PktType::kCnp, pkt.psn, false, pkt.sent, id);

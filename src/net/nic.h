@@ -48,6 +48,8 @@ class Nic {
   void SendControl(Fabric& f, const Flow& flow, PktType type, uint32_t psn, bool ecn_echo,
                    Time echo_ts, PktId data);
   PktId MakeDataPacket(Fabric& f, Flow& flow);
+  // Rate limiter: sets flow.next_avail after a data packet of `wire` bytes.
+  void Pace(Fabric& f, Flow& flow, uint32_t wire, uint32_t payload);
   void Activate(Fabric& f, Flow& flow);
   void Deactivate(Flow& flow);
   void Complete(Fabric& f, Flow& flow);

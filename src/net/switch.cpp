@@ -19,6 +19,7 @@ void Switch::Init(uint32_t node, PortId first_port, const SwitchConfig& cfg,
   for (int q = 0; q < kNumPriorities; ++q) quantum_[q] = cfg.dwrr_weights[q] * max_frame_bytes;
   std::sort(strict_order_.rbegin(), strict_order_.rend());
   mmu_.Init(cfg, headroom_per_port, lossless_);
+  refresh_due_.assign(headroom_per_port.size() * kNumPriorities, 0);
   red_ = red;
   rng_ = Rng(seed, 0x5157000000ULL + node);
 }
@@ -54,20 +55,27 @@ void Switch::Receive(Fabric& f, PortId in, PktId id) {
 
   if (lossless_[prio] && !mmu_.Xoff(local_in, prio) && mmu_.ShouldPause(local_in, prio)) {
     mmu_.Xoff(local_in, prio) = 1;
-    f.SendPause(in, prio, cfg_->pfc.quanta);
-    if (pause_refresh_ == 0)
-      pause_refresh_ = SerializationTime(int64_t{cfg_->pfc.quanta} * 64, f.ports[in].rate_bps) / 2;
-    f.Schedule(f.now + pause_refresh_, EventKind::kPfcRefresh, in, static_cast<uint32_t>(prio));
+    SendXoff(f, in, prio);
   }
   f.KickPort(out);
 }
 
+void Switch::SendXoff(Fabric& f, PortId port, int prio) {
+  f.SendPause(port, prio, cfg_->pfc.quanta);
+  // Renew the pause at half its length, before the upstream's quanta run out.
+  const Time refresh =
+      SerializationTime(int64_t{cfg_->pfc.quanta} * 64, f.ports[port].rate_bps) / 2;
+  const size_t pg = (port - first_port_) * kNumPriorities + static_cast<size_t>(prio);
+  refresh_due_[pg] = f.now + refresh;
+  f.Schedule(refresh_due_[pg], EventKind::kPfcRefresh, port, static_cast<uint32_t>(prio));
+}
+
 void Switch::OnPfcRefresh(Fabric& f, PortId port, int prio) {
   const int local = static_cast<int>(port - first_port_);
-  if (!mmu_.Xoff(local, prio)) return;
-  // Still congested: renew the pause before the upstream's quanta run out.
-  f.SendPause(port, prio, cfg_->pfc.quanta);
-  f.Schedule(f.now + pause_refresh_, EventKind::kPfcRefresh, port, static_cast<uint32_t>(prio));
+  const size_t pg = static_cast<size_t>(local) * kNumPriorities + static_cast<size_t>(prio);
+  // Stale when the PG resumed, or resumed and paused again since (a newer due time).
+  if (!mmu_.Xoff(local, prio) || f.now < refresh_due_[pg]) return;
+  SendXoff(f, port, prio);
 }
 
 void Switch::CheckResume(Fabric& f, int local_port, int prio) {

@@ -38,6 +38,7 @@ class Switch {
  private:
   int PickQueue(Fabric& f, Port& p);
   void CheckResume(Fabric& f, int local_port, int prio);
+  void SendXoff(Fabric& f, PortId port, int prio);
 
   uint32_t node_ = 0;
   PortId first_port_ = 0;
@@ -47,8 +48,8 @@ class Switch {
   std::array<bool, kNumPriorities> strict_{};
   std::vector<int> strict_order_;  // strict priorities, highest first
   std::array<int32_t, kNumPriorities> quantum_{};
-  std::vector<RedParams> red_;  // per local port
-  Time pause_refresh_ = 0;      // re-send XOFF this often while congested
+  std::vector<RedParams> red_;     // per local port
+  std::vector<Time> refresh_due_;  // per (port, priority): when XOFF is next renewed
   Rng rng_;
 };
 

@@ -10,6 +10,10 @@
 #include <string>
 #include <vector>
 
+#include "cc/dcqcn.h"
+#include "cc/dctcp.h"
+#include "cc/hpcc.h"
+#include "cc/timely.h"
 #include "core/time.h"
 
 namespace rocesim {
@@ -105,7 +109,13 @@ struct HostConfig {
   // DSCP a host writes for priority p is p * 8 unless overridden.
   std::array<uint8_t, kNumPriorities> dscp_of_priority{0, 8, 16, 24, 32, 40, 48, 56};
   bool ecn_capable = true;
+  // Congestion control of every flow unless a traffic entry overrides it, and
+  // each algorithm's parameters (src/cc/*.h document every knob).
   CcKind cc = CcKind::kNone;
+  DcqcnParams dcqcn = DcqcnPaperPreset();
+  TimelyParams timely;
+  DctcpParams dctcp;
+  HpccParams hpcc;
 };
 
 struct FlowSpec {
@@ -115,6 +125,7 @@ struct FlowSpec {
   Time start = 0;
   int priority = 3;
   std::string tag;
+  std::optional<CcKind> cc;  // overrides host.cc for this flow
 };
 
 enum class TrafficKind { kFlows, kIncast };
@@ -128,6 +139,7 @@ struct TrafficSpec {
   int64_t size_bytes = 0;
   Time start = 0;
   int priority = 3;
+  std::optional<CcKind> cc;  // kIncast: overrides host.cc for these flows
 };
 
 struct MonitorConfig {

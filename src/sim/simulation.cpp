@@ -5,6 +5,7 @@
 
 #include <chrono>
 
+#include "cc/cc_factory.h"
 #include "topo/topology.h"
 
 namespace rocesim {
@@ -118,7 +119,10 @@ void Simulation::Build() {
 
 void Simulation::BuildFlows() {
   Fabric& f = fabric_;
-  auto add = [&](int src, int dst, int64_t size, Time start, int prio) {
+  const HostConfig& host = scenario_.host;
+  std::vector<CcKind> kinds;
+  auto add = [&](int src, int dst, int64_t size, Time start, int prio, std::optional<CcKind> cc) {
+    kinds.push_back(cc.value_or(host.cc));
     Flow fl;
     fl.id = static_cast<uint32_t>(f.flows.size());
     fl.src = static_cast<uint32_t>(src);
@@ -136,12 +140,19 @@ void Simulation::BuildFlows() {
   };
   for (const TrafficSpec& t : scenario_.traffic) {
     if (t.kind == TrafficKind::kFlows) {
-      for (const FlowSpec& s : t.flows) add(s.src, s.dst, s.size_bytes, s.start, s.priority);
+      for (const FlowSpec& s : t.flows) add(s.src, s.dst, s.size_bytes, s.start, s.priority, s.cc);
     } else {
-      for (int s : t.senders) add(s, t.receiver, t.size_bytes, t.start, t.priority);
+      for (int s : t.senders) add(s, t.receiver, t.size_bytes, t.start, t.priority, t.cc);
     }
   }
   f.cc.resize(f.flows.size());
+  for (Flow& fl : f.flows) {
+    const CcKind kind = kinds[fl.id];
+    f.cc[fl.id] = MakeCongestionControl(kind, host);
+    fl.sends_cnps = UsesCnps(kind, host);
+    fl.cc.base_rtt = BaseRtt(fl);
+    if (NeedsInt(kind)) f.int_enabled = true;
+  }
   for (const Flow& fl : f.flows) f.Schedule(fl.start, EventKind::kFlowStart, fl.id);
 }
 
@@ -170,6 +181,14 @@ Time Simulation::ComputeIdealFct(const Flow& fl) const {
   in.ack_frame = h.header_bytes + 4;
   in.ifg_bytes = scenario_.topology.ifg_bytes;
   return IdealFct(in);
+}
+
+Time Simulation::BaseRtt(const Flow& fl) const {
+  // The RTT of one full packet on the idle path: the ideal FCT of a 1-MTU flow.
+  Flow probe = fl;
+  probe.packets = 1;
+  probe.last_payload = static_cast<uint32_t>(scenario_.host.mtu_bytes);
+  return ComputeIdealFct(probe);
 }
 
 void Simulation::EnableMonitors(const std::string& dir) {

@@ -49,6 +49,7 @@ class Simulation {
   void Build();
   void BuildFlows();
   Time ComputeIdealFct(const Flow& flow) const;
+  Time BaseRtt(const Flow& flow) const;
   std::vector<Hop> PathOf(uint32_t src, uint32_t dst, uint16_t sport) const;
   void Dispatch(const Event& e);
 

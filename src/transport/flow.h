@@ -27,15 +27,20 @@ struct Flow {
   uint32_t last_payload = 0;
 
   // Requester (sender) state.
-  uint32_t snd_nxt = 0;       // next PSN to transmit
-  uint32_t snd_una = 0;       // oldest unacknowledged PSN
-  uint32_t max_sent = 0;      // one past the highest PSN ever sent (retransmit accounting)
-  int64_t rate_bps = 0;       // per-QP rate limiter (set by congestion control)
-  int64_t window_bytes = 0;   // in-flight cap; 0 = none (set by congestion control)
-  Time next_avail = 0;        // rate limiter: earliest time of the next packet
-  Time last_tx = 0;           // when the last data packet started on the wire
-  uint32_t last_tx_wire = 0;  // its bytes on the wire (re-pacing after a rate change)
-  CcState cc;                 // what congestion control reads and sets
+  uint32_t snd_nxt = 0;      // next PSN to transmit
+  uint32_t snd_una = 0;      // oldest unacknowledged PSN
+  uint32_t max_sent = 0;     // one past the highest PSN ever sent (retransmit accounting)
+  int64_t rate_bps = 0;      // per-QP rate limiter (set by congestion control)
+  int64_t window_bytes = 0;  // in-flight cap; 0 = none (set by congestion control)
+  Time next_avail = 0;       // rate limiter: earliest time of the next packet
+  // Rate limiter reference: the next packet (or burst) may start one
+  // pace_wire-bytes time at the QP's rate after pace_from.
+  Time pace_from = 0;
+  uint32_t pace_wire = 0;
+  Time burst_start = 0;        // segment pacing: when the current burst began
+  uint32_t burst_payload = 0;  // payload bytes sent in it so far (0 = between bursts)
+  uint32_t burst_wire = 0;     // its bytes on the wire so far
+  CcState cc;                  // what congestion control reads and sets
   Time rto_deadline = 0;
   bool active = false;  // in the NIC's round-robin list
 
@@ -44,7 +49,8 @@ struct Flow {
   uint32_t since_ack = 0;  // in-order packets not yet acknowledged (coalescing)
   bool nak_outstanding = false;
   bool ce_since_ack = false;
-  Time last_cnp = -1;  // NP: time the last CNP went out for this QP
+  Time last_cnp = -1;      // NP: time the last CNP went out for this QP
+  bool sends_cnps = true;  // NP on: this flow's algorithm is signalled by CNPs
 
   // Outcome.
   Time finish = -1;  // requester saw the final ACK

@@ -1,0 +1,157 @@
+// Internal to the scenario reader: YAML fields that remember where they came
+// from (file position or --set override), validated maps, and the Reader whose
+// typed accessors turn a field into a value or an error naming file, line,
+// column and field path. Sections are read in scenario_reader.cpp (topology,
+// switch, host, traffic, monitors) and cc_section.cpp (congestion control).
+#pragma once
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "scenario/scenario.h"
+#include "scenario/scenario_reader.h"
+
+namespace rocesim::scenario_detail {
+
+using Keys = std::vector<std::string_view>;
+
+// Upper bound for topology counts: keeps k^3/4 and leaves*hosts_per_leaf far
+// from int64 overflow before the total host count is checked against int.
+constexpr int64_t kMaxCount = 1 << 20;
+
+// A node put into the tree by --set (its value, or a map created on its path).
+struct Override {
+  std::string text;  // the override as given, e.g. "switch.alpha=1/8"
+  YAML::Node node;
+};
+
+struct Field {
+  YAML::Node node;
+  std::string path;                     // e.g. "switch.ecn.kmin"; "" for the top level
+  const std::string* origin = nullptr;  // the --set text this node came from
+};
+
+std::string JoinPath(const std::string& parent, std::string_view key);
+std::string Describe(const YAML::Node& node);
+// The allowed name closest to `word`, or empty if nothing is close.
+std::string_view ClosestMatch(std::string_view word, const Keys& allowed);
+// "; did you mean 'alpha'?" for a close match, else "; allowed keys are: ...".
+std::string Suggest(std::string_view word, const Keys& allowed);
+std::string IntExpectation(int64_t min, int64_t max);
+std::optional<int64_t> ParseInt(std::string_view s);
+
+struct Entry {
+  std::string key;
+  YAML::Node key_node;
+  Field value;
+};
+
+// A validated map: only allowed keys, no duplicates.
+struct Map {
+  Field self;
+  std::vector<Entry> entries;
+
+  const Entry* Find(std::string_view key) const {
+    for (const Entry& e : entries) {
+      if (e.key == key) return &e;
+    }
+    return nullptr;
+  }
+  std::optional<Field> Get(std::string_view key) const {
+    const Entry* e = Find(key);
+    if (e == nullptr) return std::nullopt;
+    return e->value;
+  }
+};
+
+class Reader {
+ public:
+  Reader(const std::string& file, const std::string& base_dir,
+         const std::vector<Override>& overrides)
+      : file_(file), base_dir_(base_dir), overrides_(overrides) {}
+
+  Scenario Read(const YAML::Node& root);
+
+ private:
+  // ---- locations and errors ----
+  std::string Where(const Field& f) const {
+    if (f.origin != nullptr) return fmt::format("{} (from --set {})", file_, *f.origin);
+    const YAML::Mark mark = f.node.Mark();
+    if (mark.line >= 0) return fmt::format("{}:{}:{}", file_, mark.line + 1, mark.column + 1);
+    return file_;
+  }
+  [[noreturn]] void Fail(const Field& f, std::string_view msg) const {
+    if (f.path.empty()) throw ScenarioError(fmt::format("{}: {}", Where(f), msg));
+    throw ScenarioError(fmt::format("{}: {}: {}", Where(f), f.path, msg));
+  }
+  // For messages that name the field themselves.
+  [[noreturn]] void FailNoPath(const Field& f, std::string_view msg) const {
+    throw ScenarioError(fmt::format("{}: {}", Where(f), msg));
+  }
+  [[noreturn]] void Expected(const Field& f, std::string_view expected) const {
+    Fail(f, fmt::format("expected {}, got {}", expected, Describe(f.node)));
+  }
+
+  const std::string* OriginOf(const YAML::Node& node, const std::string* parent_origin) const {
+    // Latest override first: a later --set may write inside an earlier one.
+    for (auto it = overrides_.rbegin(); it != overrides_.rend(); ++it) {
+      if (node.is(it->node)) return &it->text;
+    }
+    return parent_origin;
+  }
+
+  // ---- structure ----
+  Map ReadMap(const Field& f, const Keys& allowed) const;
+  Field Require(const Map& m, std::string_view key, std::string_view why = {}) const;
+  std::vector<Field> List(const Field& f, std::string_view expected) const;
+  // Rejects keys of `m` that belong to another variant (topology or traffic type).
+  struct TypedKey {
+    std::string_view key;
+    std::string_view type;
+  };
+  void CheckTypedKeys(const Map& m, std::string_view type, const std::vector<TypedKey>& keys) const;
+  std::string OneOf(const Field& f, const Keys& choices) const;
+
+  // ---- scalars ----
+  std::string Scalar(const Field& f, std::string_view expected) const {
+    if (!f.node.IsScalar()) Expected(f, expected);
+    return f.node.Scalar();
+  }
+  int64_t Int(const Field& f, int64_t min, int64_t max, std::string_view expected = {}) const;
+  int IntField(const Field& f, int64_t min, int64_t max = std::numeric_limits<int>::max()) const {
+    return static_cast<int>(Int(f, min, max));
+  }
+  uint64_t Uint64(const Field& f) const;
+  bool Bool(const Field& f) const;
+  std::string String(const Field& f) const { return Scalar(f, "a string"); }
+  Time TimeValue(const Field& f, Time min) const;
+  int64_t Rate(const Field& f) const;
+  int64_t Size(const Field& f, int64_t min,
+               int64_t max = std::numeric_limits<int64_t>::max()) const;
+  double Fraction(const Field& f, double min, bool min_inclusive, double max) const;
+  std::vector<int> PriorityList(const Field& f) const;
+  int HostId(const Field& f) const;
+
+  // ---- sections ----
+  void ReadTopology(const Field& f, TopologyConfig& t);
+  void ReadLink(const Field& f, int64_t& rate, Time& delay) const;
+  void ReadSwitch(const Field& f, SwitchConfig& s) const;
+  void ReadHost(const Field& f, HostConfig& h) const;
+  TrafficSpec ReadTraffic(const Field& f) const;
+  std::vector<int> ReadSenders(const Field& f) const;
+  void ReadMonitors(const Field& f, MonitorConfig& m) const;
+
+  const std::string& file_;
+  const std::string& base_dir_;
+  const std::vector<Override>& overrides_;
+  int hosts_ = 0;  // host count of the topology, once read
+};
+
+}  // namespace rocesim::scenario_detail

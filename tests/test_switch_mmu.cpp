@@ -1,0 +1,266 @@
+// Tests of the switch's shared-buffer admission (net/switch_mmu.h) against
+// hand-computed sequences: DESIGN.md §3 "Ingress admission by dynamic threshold:
+// a (port, priority) may take shared buffer while alpha * unallocated >
+// allocated (seed 003)", seed 003 §6.2 (alpha 1/16 worked, 1/64 paused far
+// earlier), PFC XOFF/XON with headroom and xon offset (DESIGN.md §3 PFC).
+//
+// The small configuration used throughout: buffer 100000 B, 2 ports, reserved
+// 1000 B per (port, priority) for all 8 priorities, headroom 5000 B per port for
+// the one lossless priority 3, xon_offset 2000 B. Carve-out = 2*8*1000 + 2*5000 =
+// 26000, so the shared pool P = 74000.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <vector>
+
+#include "net/switch_mmu.h"
+
+namespace rocesim {
+namespace {
+
+constexpr int kLossless = 3;
+constexpr int kLossy = 0;
+
+SwitchConfig SmallConfig(double alpha) {
+  SwitchConfig cfg;
+  cfg.buffer_bytes = 100000;
+  cfg.alpha = alpha;
+  cfg.reserved_bytes = 1000;
+  cfg.pfc.xon_offset_bytes = 2000;
+  return cfg;
+}
+
+std::array<bool, kNumPriorities> LosslessSet(std::initializer_list<int> prios) {
+  std::array<bool, kNumPriorities> l{};
+  for (int p : prios) l[p] = true;
+  return l;
+}
+
+SwitchMmu MakeMmu(const SwitchConfig& cfg, std::vector<int64_t> headroom = {5000, 5000},
+                  std::initializer_list<int> lossless = {kLossless}) {
+  SwitchMmu mmu;
+  mmu.Init(cfg, headroom, LosslessSet(lossless));
+  return mmu;
+}
+
+// Admits `bytes`-sized packets on (port, prio) until one is refused; returns how
+// many were admitted and the refusal.
+int AdmitUntilRefused(SwitchMmu& mmu, int port, int prio, int64_t bytes, Admission* refusal) {
+  for (int n = 0; n < 100000; ++n) {
+    const Admission a = mmu.Admit(port, prio, bytes);
+    if (a != Admission::kAdmitted) {
+      *refusal = a;
+      return n;
+    }
+  }
+  ADD_FAILURE() << "never refused";
+  return -1;
+}
+
+TEST(SwitchMmu, SharedPoolCarveOut) {
+  EXPECT_EQ(MakeMmu(SmallConfig(0.5)).SharedPoolBytes(), 74000);
+  // Two lossless priorities, unequal headroom: 100000 - 16000 - 2*(5000+7000).
+  EXPECT_EQ(MakeMmu(SmallConfig(0.5), {5000, 7000}, {3, 4}).SharedPoolBytes(), 60000);
+  // No lossless priority: no headroom carved.
+  EXPECT_EQ(MakeMmu(SmallConfig(0.5), {5000, 5000}, {}).SharedPoolBytes(), 84000);
+  // Too small a buffer for the carve-outs: negative (the builder reports it).
+  SwitchConfig tiny = SmallConfig(0.5);
+  tiny.buffer_bytes = 20000;
+  EXPECT_EQ(MakeMmu(tiny).SharedPoolBytes(), -6000);
+}
+
+// alpha 1/2, one PG filling alone with 1000-byte packets. Shared use S is
+// admitted while 0.5 * (74000 - S) > S, i.e. for S = 0, 1000, ..., 24000, so the
+// PG ends with S = 25000 after 1 reserved + 25 shared packets. Then 5 packets
+// fill the 5000-byte headroom and the 32nd is a headroom drop.
+TEST(SwitchMmu, ReservedThenSharedThenHeadroomThenDrop) {
+  SwitchMmu mmu = MakeMmu(SmallConfig(0.5));
+  ASSERT_EQ(mmu.Admit(0, kLossless, 1000), Admission::kAdmitted);
+  EXPECT_EQ(mmu.PgShared(0, kLossless), 0) << "first 1000 bytes are reserved";
+  EXPECT_EQ(mmu.SharedUsed(), 0);
+  EXPECT_EQ(mmu.PgBytes(0, kLossless), 1000);
+  EXPECT_FALSE(mmu.ShouldPause(0, kLossless));
+
+  for (int i = 1; i <= 25; ++i) {
+    EXPECT_FALSE(mmu.ShouldPause(0, kLossless)) << "before shared packet " << i;
+    ASSERT_EQ(mmu.Admit(0, kLossless, 1000), Admission::kAdmitted) << "shared packet " << i;
+    EXPECT_EQ(mmu.PgShared(0, kLossless), 1000 * i);
+    EXPECT_EQ(mmu.PgHeadroom(0, kLossless), 0);
+  }
+  EXPECT_EQ(mmu.SharedUsed(), 25000);
+  EXPECT_DOUBLE_EQ(mmu.Threshold(), 24500.0);  // 0.5 * (74000 - 25000)
+  EXPECT_TRUE(mmu.ShouldPause(0, kLossless)) << "25000 >= 24500: XOFF due";
+
+  for (int i = 1; i <= 5; ++i) {
+    ASSERT_EQ(mmu.Admit(0, kLossless, 1000), Admission::kAdmitted) << "headroom packet " << i;
+    EXPECT_EQ(mmu.PgHeadroom(0, kLossless), 1000 * i);
+    EXPECT_EQ(mmu.PgShared(0, kLossless), 25000) << "headroom does not take shared buffer";
+    EXPECT_TRUE(mmu.ShouldPause(0, kLossless));
+  }
+  EXPECT_EQ(mmu.SharedUsed(), 25000);
+  EXPECT_EQ(mmu.TotalBytes(), 31000);
+  EXPECT_EQ(mmu.PgBytes(0, kLossless), 31000);
+
+  EXPECT_EQ(mmu.Admit(0, kLossless, 1000), Admission::kDropHeadroom);
+  EXPECT_EQ(mmu.Admit(0, kLossless, 64), Admission::kDropHeadroom) << "headroom is exactly full";
+  EXPECT_EQ(mmu.TotalBytes(), 31000) << "a drop changes nothing";
+  EXPECT_EQ(mmu.PgHeadroom(0, kLossless), 5000);
+}
+
+TEST(SwitchMmu, LossyPriorityDropsAtTheThreshold) {
+  SwitchMmu mmu = MakeMmu(SmallConfig(0.5));
+  Admission refusal{};
+  // Same arithmetic as above: 1 reserved + 25 shared, then no headroom.
+  EXPECT_EQ(AdmitUntilRefused(mmu, 1, kLossy, 1000, &refusal), 26);
+  EXPECT_EQ(refusal, Admission::kDropShared);
+  EXPECT_EQ(mmu.PgHeadroom(1, kLossy), 0);
+  EXPECT_EQ(mmu.TotalBytes(), 26000);
+}
+
+// A second PG sees the unallocated pool the first left: with port 0 prio 3 at
+// S0 = 25000, port 1 prio 0 may take shared while 0.5 * (49000 - S1) > S1, i.e.
+// S1 = 0..16000, ending at 17000 after 1 reserved + 17 shared packets.
+TEST(SwitchMmu, PriorityGroupsShareTheUnallocatedPool) {
+  SwitchMmu mmu = MakeMmu(SmallConfig(0.5));
+  Admission refusal{};
+  for (int i = 0; i < 26; ++i) ASSERT_EQ(mmu.Admit(0, kLossless, 1000), Admission::kAdmitted);
+  EXPECT_EQ(AdmitUntilRefused(mmu, 1, kLossy, 1000, &refusal), 18);
+  EXPECT_EQ(refusal, Admission::kDropShared);
+  EXPECT_EQ(mmu.PgShared(1, kLossy), 17000);
+  EXPECT_EQ(mmu.SharedUsed(), 42000);
+  EXPECT_DOUBLE_EQ(mmu.Threshold(), 16000.0);  // 0.5 * (74000 - 42000)
+  // Port 1's reserve for another priority is still there.
+  EXPECT_EQ(mmu.Admit(1, 5, 1000), Admission::kAdmitted);
+  EXPECT_EQ(mmu.SharedUsed(), 42000);
+}
+
+// A packet that straddles the reserve takes only its excess from shared.
+TEST(SwitchMmu, PacketStraddlingTheReserve) {
+  SwitchMmu mmu = MakeMmu(SmallConfig(0.5));
+  ASSERT_EQ(mmu.Admit(0, kLossless, 600), Admission::kAdmitted);
+  EXPECT_EQ(mmu.SharedUsed(), 0);
+  ASSERT_EQ(mmu.Admit(0, kLossless, 600), Admission::kAdmitted);
+  EXPECT_EQ(mmu.PgShared(0, kLossless), 200);
+  EXPECT_EQ(mmu.SharedUsed(), 200);
+  mmu.Release(0, kLossless, 600);
+  EXPECT_EQ(mmu.PgShared(0, kLossless), 0);
+  EXPECT_EQ(mmu.SharedUsed(), 0);
+  EXPECT_EQ(mmu.PgBytes(0, kLossless), 600);
+}
+
+// From the full state of ReservedThenShared... (reserved 1000, shared 25000,
+// headroom 5000): headroom drains first; XON only once headroom is empty and
+// S + 2000 <= 0.5 * (74000 - S), i.e. S <= 23333 -> at S = 23000.
+TEST(SwitchMmu, ReleaseDrainsHeadroomFirstAndResumesBelowOffset) {
+  SwitchMmu mmu = MakeMmu(SmallConfig(0.5));
+  for (int i = 0; i < 31; ++i) ASSERT_EQ(mmu.Admit(0, kLossless, 1000), Admission::kAdmitted);
+  ASSERT_EQ(mmu.PgHeadroom(0, kLossless), 5000);
+
+  mmu.Release(0, kLossless, 1000);
+  EXPECT_EQ(mmu.PgHeadroom(0, kLossless), 4000);
+  EXPECT_EQ(mmu.PgShared(0, kLossless), 25000);
+  EXPECT_FALSE(mmu.ShouldResume(0, kLossless)) << "headroom not empty";
+
+  mmu.Release(0, kLossless, 4000);
+  EXPECT_EQ(mmu.PgHeadroom(0, kLossless), 0);
+  EXPECT_EQ(mmu.PgShared(0, kLossless), 25000);
+  EXPECT_FALSE(mmu.ShouldResume(0, kLossless)) << "27000 > 24500";
+
+  mmu.Release(0, kLossless, 1000);  // S = 24000, threshold 25000
+  EXPECT_EQ(mmu.SharedUsed(), 24000);
+  EXPECT_FALSE(mmu.ShouldPause(0, kLossless));
+  EXPECT_FALSE(mmu.ShouldResume(0, kLossless)) << "26000 > 25000: hysteresis";
+
+  mmu.Release(0, kLossless, 1000);  // S = 23000, threshold 25500
+  EXPECT_TRUE(mmu.ShouldResume(0, kLossless)) << "25000 <= 25500";
+
+  mmu.Release(0, kLossless, 23500);  // all shared and half the reserve
+  EXPECT_EQ(mmu.PgShared(0, kLossless), 0);
+  EXPECT_EQ(mmu.SharedUsed(), 0);
+  EXPECT_EQ(mmu.PgBytes(0, kLossless), 500);
+  EXPECT_TRUE(mmu.ShouldResume(0, kLossless));
+  mmu.Release(0, kLossless, 500);
+  EXPECT_EQ(mmu.TotalBytes(), 0);
+  EXPECT_EQ(mmu.PgBytes(0, kLossless), 0);
+}
+
+TEST(SwitchMmu, ReleaseSpanningHeadroomAndShared) {
+  SwitchMmu mmu = MakeMmu(SmallConfig(0.5));
+  for (int i = 0; i < 31; ++i) ASSERT_EQ(mmu.Admit(0, kLossless, 1000), Admission::kAdmitted);
+  mmu.Release(0, kLossless, 5500);
+  EXPECT_EQ(mmu.PgHeadroom(0, kLossless), 0);
+  EXPECT_EQ(mmu.PgShared(0, kLossless), 24500);
+  EXPECT_EQ(mmu.SharedUsed(), 24500);
+  EXPECT_EQ(mmu.TotalBytes(), 25500);
+}
+
+// With a huge alpha the pool itself is the limit: reserved 0, pool 90000,
+// 1400-byte packets: 64 fit (89600), the 65th would need 91000 > 90000.
+TEST(SwitchMmu, PoolCapsAdmissionWhenAlphaIsLarge) {
+  SwitchConfig cfg = SmallConfig(1000);
+  cfg.reserved_bytes = 0;
+  SwitchMmu mmu = MakeMmu(cfg);
+  ASSERT_EQ(mmu.SharedPoolBytes(), 90000);
+  Admission refusal{};
+  EXPECT_EQ(AdmitUntilRefused(mmu, 0, kLossy, 1400, &refusal), 64);
+  EXPECT_EQ(refusal, Admission::kDropShared);
+  EXPECT_EQ(mmu.SharedUsed(), 89600);
+  EXPECT_LE(mmu.SharedUsed(), mmu.SharedPoolBytes());
+}
+
+// Seed 003 §6.2: alpha 1/64 instead of 1/16 gives a congested ingress far less
+// shared buffer, so PFC triggers much sooner. One PG, pool 74000:
+//   1/16: S admitted while (74000 - S) / 16 > S -> S = 0..4000 -> 1 + 5 packets
+//   1/64: S admitted while (74000 - S) / 64 > S -> S = 0, 1000 -> 1 + 2 packets
+int PacketsBeforePause(double alpha) {
+  SwitchMmu mmu = MakeMmu(SmallConfig(alpha));
+  int n = 0;
+  while (!mmu.ShouldPause(0, kLossless)) {
+    EXPECT_EQ(mmu.Admit(0, kLossless, 1000), Admission::kAdmitted);
+    EXPECT_EQ(mmu.PgHeadroom(0, kLossless), 0);
+    ++n;
+  }
+  return n;
+}
+
+TEST(SwitchMmu, Alpha64PausesSoonerThanAlpha16) {
+  EXPECT_EQ(PacketsBeforePause(1.0 / 16), 6);
+  EXPECT_EQ(PacketsBeforePause(1.0 / 64), 3);
+}
+
+// The incast of seed 003: 16 ingress ports fill round-robin. Each PG settles
+// near the fixed point S = alpha * (P - 16 S), S = alpha P / (1 + 16 alpha):
+// P = 12e6 - 17 * 100000 = 10.3e6 -> 321875 at 1/16, 128750 at 1/64.
+double IncastSharePerPort(double alpha) {
+  SwitchConfig cfg;
+  cfg.buffer_bytes = 12'000'000;
+  cfg.alpha = alpha;
+  cfg.reserved_bytes = 0;
+  SwitchMmu mmu;
+  mmu.Init(cfg, std::vector<int64_t>(17, 100000), LosslessSet({kLossless}));
+  EXPECT_EQ(mmu.SharedPoolBytes(), 10'300'000);
+  std::vector<bool> paused(16, false);
+  int paused_count = 0;
+  while (paused_count < 16) {
+    for (int p = 0; p < 16; ++p) {
+      if (paused[p]) continue;
+      EXPECT_EQ(mmu.Admit(p, kLossless, 1000), Admission::kAdmitted);
+      if (mmu.ShouldPause(p, kLossless)) {
+        paused[p] = true;
+        ++paused_count;
+      }
+    }
+  }
+  // A PG whose threshold fell while others grew learns it on its next arrival,
+  // which lands in headroom (and would trigger its XOFF): at most one packet.
+  for (int p = 0; p < 16; ++p) EXPECT_LE(mmu.PgHeadroom(p, kLossless), 1000);
+  return static_cast<double>(mmu.SharedUsed()) / 16;
+}
+
+TEST(SwitchMmu, IncastShareFollowsAlpha) {
+  EXPECT_NEAR(IncastSharePerPort(1.0 / 16), 321875, 2000);
+  EXPECT_NEAR(IncastSharePerPort(1.0 / 64), 128750, 2000);
+}
+
+}  // namespace
+}  // namespace rocesim
