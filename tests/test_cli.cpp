@@ -43,8 +43,8 @@ class CliTest : public ::testing::Test {
     if (bin == nullptr) GTEST_SKIP() << "ROCESIM_BIN not set (run via ctest)";
     bin_ = bin;
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    dir_ = ::testing::TempDir() + "rocesim_cli_" + info->name() + "_" +
-           std::to_string(::getpid()) + "/";
+    dir_ = ::testing::TempDir() + "rocesim_cli_" + info->name() + "_" + std::to_string(::getpid()) +
+           "/";
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
   }
@@ -157,15 +157,14 @@ TEST_F(CliTest, NegativeRateNamesTheField) {
 }
 
 TEST_F(CliTest, MissingTopologyFileNamesIt) {
-  const std::string msg =
-      ExpectRejected("topology: {type: file, file: no_such_topology.txt}\n");
+  const std::string msg = ExpectRejected("topology: {type: file, file: no_such_topology.txt}\n");
   EXPECT_NE(msg.find("no_such_topology.txt"), std::string::npos) << msg;
 }
 
 // Validates as a file but cannot be built: reserved 4 KiB * 8 * 3 ports plus
 // headroom exceeds a 10 KB buffer.
 TEST_F(CliTest, BufferTooSmallForCarveOutsExitsTwo) {
-  const std::string file = Write("small.yaml", std::string(kTiny) + "");
+  const std::string file = Write("small.yaml", kTiny);
   const CliResult r = RunCli("run '" + file + "' -q --set switch.buffer=10KB -o '" + dir_ + "o'");
   EXPECT_FALSE(r.crashed) << r.output;
   EXPECT_EQ(r.exit_code, 2) << r.output;
@@ -203,8 +202,8 @@ TEST_F(CliTest, SetOverrideReachesScenarioAsRun) {
 }
 
 TEST_F(CliTest, QuickstartRunsLossless) {
-  const CliResult r = RunCli("run '" ROCESIM_SOURCE_DIR "/examples/quickstart.yaml' -o '" + dir_ +
-                          "qs'");
+  const CliResult r =
+      RunCli("run '" ROCESIM_SOURCE_DIR "/examples/quickstart.yaml' -o '" + dir_ + "qs'");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("quickstart"), std::string::npos) << r.output;
   for (const char* f : {"flows.csv", "summary.json", "scenario.yaml"})

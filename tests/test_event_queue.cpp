@@ -131,9 +131,13 @@ void RandomAgainstReference(bool monotonic, uint64_t seed) {
   EXPECT_EQ(q.Scheduled(), pushes);
 }
 
-TEST(EventQueue, RandomInterleavedMatchesReference) { RandomAgainstReference(false, 12345); }
+TEST(EventQueue, RandomInterleavedMatchesReference) {
+  RandomAgainstReference(false, 12345);
+}
 
-TEST(EventQueue, RandomMonotonicMatchesReference) { RandomAgainstReference(true, 777); }
+TEST(EventQueue, RandomMonotonicMatchesReference) {
+  RandomAgainstReference(true, 777);
+}
 
 TEST(EventQueue, BulkPushThenPopIsAStableSort) {
   std::mt19937_64 rng(99);

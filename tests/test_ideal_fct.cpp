@@ -76,10 +76,10 @@ TEST(IdealFct, TenMegabytesLineRate) {
 // + 0.5us = 4511840; the ACK back over 100G 0.5us, 25G 2us, 100G 1us:
 // 6880 + 27520 + 6880 + 3.5us = 3541280. Total 8053120.
 TEST(IdealFct, SlowerMiddleHop) {
-  const std::vector<Hop> fwd = {{k100G, kMicrosecond}, {k25G, 2 * kMicrosecond},
-                                {k100G, 500 * kNanosecond}};
-  const std::vector<Hop> rev = {{k100G, 500 * kNanosecond}, {k25G, 2 * kMicrosecond},
-                                {k100G, kMicrosecond}};
+  const std::vector<Hop> fwd = {
+      {k100G, kMicrosecond}, {k25G, 2 * kMicrosecond}, {k100G, 500 * kNanosecond}};
+  const std::vector<Hop> rev = {
+      {k100G, 500 * kNanosecond}, {k25G, 2 * kMicrosecond}, {k100G, kMicrosecond}};
   EXPECT_EQ(IdealFct(Base(fwd, rev, 3, 500, 20)), 8'053'120);
 }
 
@@ -94,7 +94,8 @@ Time ReferenceFct(const IdealFctInput& in) {
     for (uint32_t i = 0; i < in.packets; ++i) {
       const int64_t frame = i + 1 == in.packets ? in.last_frame : in.full_frame;
       const Time arrive = h == 0 ? 0 : prev_hop[i] + in.forward[h - 1].delay;
-      busy = std::max(arrive, busy) + SerializationTime(frame + in.ifg_bytes, in.forward[h].rate_bps);
+      busy =
+          std::max(arrive, busy) + SerializationTime(frame + in.ifg_bytes, in.forward[h].rate_bps);
       cur[i] = busy;
     }
     prev_hop = cur;
@@ -108,7 +109,7 @@ Time ReferenceFct(const IdealFctInput& in) {
 TEST(IdealFct, MatchesPerPacketReferenceOnRandomPaths) {
   std::mt19937_64 rng(2024);
   // Includes rates whose per-frame serialization is not an integer picosecond.
-  const std::vector<int64_t> rates = {10'000'000'000, 25'000'000'000, 40'000'000'000,
+  const std::vector<int64_t> rates = {10'000'000'000,  25'000'000'000,  40'000'000'000,
                                       100'000'000'000, 400'000'000'000, 3'000'000'000,
                                       7'000'000'000};
   for (int trial = 0; trial < 500; ++trial) {

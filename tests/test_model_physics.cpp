@@ -2,10 +2,12 @@
 // "Invariants ... bytes conserved"), each a small scenario run through the
 // library (ParseScenarioText -> Simulation -> fabric / BuildSummary):
 //  - one flow alone reaches line rate minus header overhead; its FCT is the
-//    ideal FCT exactly (slowdown 1, DESIGN.md §4);
+//    ideal FCT exactly (slowdown 1, DESIGN.md §4), on a star and a leaf-spine;
 //  - two flows into one port split it evenly and keep it busy;
 //  - an incast under PFC loses nothing, even with a 1 MB buffer (DESIGN.md §3);
-//    the same incast without PFC drops and recovers by go-back-N;
+//    the same incast without PFC drops and recovers by go-back-N; PFC stays
+//    lossless with mixed link rates, and XOFF is renewed once per refresh
+//    interval, not more (no spurious pause frames);
 //  - frames and payload bytes are conserved, at the end and mid-run;
 //  - the same scenario and seed give byte-identical results (DESIGN.md §5);
 //  - the NP sends at most one CNP per QP per interval (seed 000 §4-5);
@@ -48,7 +50,8 @@ struct SimRun {
 
 SimRun RunYaml(const std::string& yaml, const std::vector<std::string>& sets = {}) {
   SimRun r;
-  r.sim = std::make_unique<Simulation>(ParseScenarioText(yaml, "test.yaml", "", sets, std::nullopt));
+  r.sim =
+      std::make_unique<Simulation>(ParseScenarioText(yaml, "test.yaml", "", sets, std::nullopt));
   r.stats = r.sim->Run();
   r.summary = BuildSummary(*r.sim, r.stats);
   return r;
@@ -57,9 +60,9 @@ SimRun RunYaml(const std::string& yaml, const std::vector<std::string>& sets = {
 // injected = delivered + dropped + in network, for frames and payload bytes.
 void ExpectConserved(const json& s) {
   const json& c = s["conservation"];
-  EXPECT_EQ(c["injected_frames"].get<uint64_t>(),
-            c["delivered_frames"].get<uint64_t>() + c["dropped_frames"].get<uint64_t>() +
-                c["in_network_frames"].get<uint64_t>())
+  EXPECT_EQ(c["injected_frames"].get<uint64_t>(), c["delivered_frames"].get<uint64_t>() +
+                                                      c["dropped_frames"].get<uint64_t>() +
+                                                      c["in_network_frames"].get<uint64_t>())
       << c.dump(2);
   EXPECT_EQ(c["injected_payload_bytes"].get<uint64_t>(),
             c["delivered_payload_bytes"].get<uint64_t>() +
@@ -340,8 +343,8 @@ traffic:
       case EventKind::kLinkArrive: {
         const PortId dst = f.ports[e.target].peer;
         const Packet& head = f.pool[f.ports[e.target].wire.head];
-        const bool xoff_to_host = head.type == PktType::kPause && head.psn > 0 &&
-                                  !f.nodes[f.ports[dst].node].is_switch;
+        const bool xoff_to_host =
+            head.type == PktType::kPause && head.psn > 0 && !f.nodes[f.ports[dst].node].is_switch;
         const Time paused_before = f.ports[dst].paused_until[head.priority];
         f.OnLinkArrive(e.target);
         if (xoff_to_host) {
@@ -382,9 +385,9 @@ traffic:
   ASSERT_EQ(f.counters.pause_sent, ref.fabric().counters.pause_sent);
 
   EXPECT_GT(xoffs, 0u);
-  EXPECT_EQ(early, 0u) << refreshes << " refreshes of " << xoffs << " XOFFs at hosts; "
-                       << early << " came sooner than the refresh interval (shortest gap "
-                       << worst_gap << " ps, interval " << refresh << " ps)";
+  EXPECT_EQ(early, 0u) << refreshes << " refreshes of " << xoffs << " XOFFs at hosts; " << early
+                       << " came sooner than the refresh interval (shortest gap " << worst_gap
+                       << " ps, interval " << refresh << " ps)";
 }
 
 // ---------------------------------------------------------------------------
@@ -421,8 +424,8 @@ traffic:
 
 TEST(Physics, SameSeedGivesByteIdenticalResults) {
   if (std::getenv("ROCESIM_BIN") == nullptr) GTEST_SKIP() << "ROCESIM_BIN not set (run via ctest)";
-  const std::string dir = ::testing::TempDir() + "rocesim_determinism_" +
-                          std::to_string(::getpid()) + "/";
+  const std::string dir =
+      ::testing::TempDir() + "rocesim_determinism_" + std::to_string(::getpid()) + "/";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::string file = dir + "ecn_incast.yaml";
@@ -577,9 +580,8 @@ double VictimGoodput(const std::vector<std::string>& sets, Time t0, Time t1) {
 TEST(Physics, DumbbellVictimSuffersCongestionSpreading) {
   const Time t0 = 100 * kMicrosecond, t1 = 400 * kMicrosecond;
   // Control: the victim alone (the incast entry removed).
-  const double alone = VictimGoodput({"traffic.1.size=1B", "traffic.1.senders=[0]",
-                                      "traffic.1.receiver=1"},
-                                     t0, t1);
+  const double alone =
+      VictimGoodput({"traffic.1.size=1B", "traffic.1.senders=[0]", "traffic.1.receiver=1"}, t0, t1);
   EXPECT_GT(alone, 0.9 * k100G) << "victim alone: " << alone / 1e9 << " Gb/s";
 
   const double spread = VictimGoodput({}, t0, t1);

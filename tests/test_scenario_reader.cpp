@@ -338,10 +338,34 @@ TEST(ScenarioReaderErrors, Ranges) {
 }
 
 TEST(ScenarioReaderErrors, CongestionControl) {
-  EXPECT_EQ(ErrorOf(std::string(kMinimal) + "host: {cc: dcqcn}"),
-            "x.yaml:2:12: host.cc: cc 'dcqcn' is not available in this build; expected none");
-  EXPECT_EQ(ErrorOf(std::string(kMinimal) + "host: {cc: cubic}"),
-            R"(x.yaml:2:12: host.cc: expected none, got "cubic")");
+  EXPECT_EQ(
+      ErrorOf(std::string(kMinimal) + "host: {cc: dcqnc}"),
+      R"(x.yaml:2:12: host.cc: expected one of none, dcqcn, timely, dctcp, hpcc, got "dcqnc"; did you mean 'dcqcn'?)");
+  EXPECT_EQ(
+      ErrorOf(std::string(kMinimal) + "host: {dcqcn: {rate_ai: -1Mbps}}"),
+      R"(x.yaml:2:25: host.dcqcn.rate_ai: expected a rate like "100Gbps" or "40Gb/s", got "-1Mbps" (negative values are not allowed))");
+  EXPECT_EQ(
+      ErrorOf(std::string(kMinimal) + "host: {dcqcn: {preset: hpc}}"),
+      R"(x.yaml:2:24: host.dcqcn.preset: expected one of paper, hpcc-sim, got "hpc"; did you mean 'hpcc-sim'?)");
+  EXPECT_EQ(ErrorOf(std::string(kMinimal) + "host: {timely: {t_low: 2ms, t_high: 1ms}}"),
+            "x.yaml:2:16: host.timely: expected t_low <= t_high");
+}
+
+TEST(ScenarioReader, CongestionControlBlocks) {
+  // A preset fills the block first; explicit keys override it in any order.
+  const Scenario sc =
+      Parse(std::string(kMinimal) +
+            "host:\n  cc: dcqcn\n  dcqcn: {rate_ai: 5Mbps, preset: hpcc-sim}\n"
+            "  timely: {preset: patched, beta: 0.5}\n"
+            "traffic: [{type: flows, flows: [{src: 0, dst: 1, size: 1KB, cc: hpcc}]}]\n");
+  EXPECT_EQ(sc.host.cc, CcKind::kDcqcn);
+  EXPECT_EQ(sc.host.dcqcn.rate_ai_bps, 5'000'000);
+  EXPECT_EQ(sc.host.dcqcn.increase_timer, 300 * kMicrosecond);  // from the hpcc-sim preset
+  EXPECT_EQ(sc.host.dcqcn.mode, DcqcnMode::kAckEcnEcho);
+  EXPECT_TRUE(sc.host.timely.patched);
+  EXPECT_DOUBLE_EQ(sc.host.timely.beta, 0.5);
+  ASSERT_EQ(sc.traffic.size(), 1u);
+  EXPECT_EQ(sc.traffic[0].flows[0].cc, CcKind::kHpcc);
 }
 
 TEST(ScenarioReaderErrors, Traffic) {

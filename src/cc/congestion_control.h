@@ -27,17 +27,19 @@ struct CcState {
   // rate_bps (TIMELY's per-segment pacing, seed 004).
   uint32_t burst_bytes = 0;
   // Timers the algorithm wants: timer i fires OnTimer(i) at timer_at[i]
-  // (kTimeMax = off). The NIC reads these after every call.
+  // (kTimeMax = off). The NIC reads these after every call and schedules any
+  // that changed; in OnTimer(i), timer_at[i] still holds the firing time, so
+  // an algorithm that does not re-arm it leaves it in the past (off).
   static constexpr int kMaxTimers = 4;
   std::array<Time, kMaxTimers> timer_at{kTimeMax, kTimeMax, kTimeMax, kTimeMax};
 };
 
 // One switch hop of HPCC in-band telemetry, stamped at dequeue.
 struct IntHop {
-  Time ts = 0;             // dequeue timestamp
-  uint64_t tx_bytes = 0;   // bytes the egress port has sent so far
-  uint32_t qlen_bytes = 0; // egress queue length
-  int64_t rate_bps = 0;    // egress link rate
+  Time ts = 0;              // dequeue timestamp
+  uint64_t tx_bytes = 0;    // bytes the egress port has sent so far
+  uint32_t qlen_bytes = 0;  // egress queue length
+  int64_t rate_bps = 0;     // egress link rate
 };
 
 struct AckInfo {

@@ -48,6 +48,9 @@ void Timely::OnStart(Time now, CcState& s) {
   rate_ = std::max(std::min(rate_, max_rate_), min_rate_);
   s.rate_bps = std::llround(rate_);
   s.window_bytes = 0;  // TIMELY is purely rate based
+  // Per-segment pacing (seed 004): the NIC sends each segment as a line-rate
+  // burst and spaces segments at the rate.
+  s.burst_bytes = segment_mode_ ? p_.segment_bytes : 0;
 }
 
 void Timely::OnAck(const AckInfo& ack, CcState& s) {

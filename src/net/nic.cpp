@@ -60,17 +60,18 @@ void Nic::RunCc(Fabric& f, Flow& flow, Call&& call) {
   const int64_t rate = std::clamp<int64_t>(flow.cc.rate_bps, 1, line);
   if (rate != flow.rate_bps) {
     flow.rate_bps = rate;
-    // The next packet leaves one frame time after the last one at the new rate.
     // The next packet (or burst) is re-paced at the new rate; a burst under way
     // finishes at line rate.
     if (flow.max_sent > 0 && flow.burst_payload == 0)
       flow.next_avail = flow.pace_from + SerializationTime(flow.pace_wire, rate);
     if (flow.active && flow.next_avail <= f.now) f.KickPort(port_);
   }
-  const bool window_opened = flow.cc.window_bytes == 0 ||
-                             (flow.window_bytes != 0 && flow.cc.window_bytes > flow.window_bytes);
-  flow.window_bytes = flow.cc.window_bytes;
-  if (window_opened && flow.active) f.KickPort(port_);
+  if (flow.cc.window_bytes != flow.window_bytes) {
+    const bool opened = flow.cc.window_bytes == 0 ||
+                        (flow.window_bytes != 0 && flow.cc.window_bytes > flow.window_bytes);
+    flow.window_bytes = flow.cc.window_bytes;
+    if (opened && flow.active) f.KickPort(port_);
+  }
   for (int i = 0; i < CcState::kMaxTimers; ++i) {
     const Time at = flow.cc.timer_at[i];
     if (at != timers_before[i] && at != kTimeMax)
@@ -318,8 +319,8 @@ void Nic::OnCnp(Fabric& f, PktId id) {
 void Nic::OnCcTimer(Fabric& f, uint32_t id, int timer) {
   Flow& flow = f.flows[id];
   // Only the timer's current deadline fires; re-armed timers leave stale events.
+  // The algorithm sees timer_at[timer] == now and re-arms it (or leaves it).
   if (flow.Finished() || flow.cc.timer_at[timer] != f.now) return;
-  flow.cc.timer_at[timer] = kTimeMax;
   RunCc(f, flow, [&](CongestionControl& cc, CcState& s) { cc.OnTimer(f.now, timer, s); });
 }
 

@@ -43,6 +43,12 @@ void Switch::Receive(Fabric& f, PortId in, PktId id) {
   }
   const Admission a = mmu_.Admit(local_in, prio, pkt.size);
   if (a != Admission::kAdmitted) {
+    // A lossless PG that overflows (e.g. configured with no headroom) must
+    // still pause its upstream.
+    if (lossless_[prio] && !mmu_.Xoff(local_in, prio)) {
+      mmu_.Xoff(local_in, prio) = 1;
+      SendXoff(f, in, prio);
+    }
     f.CountDrop(
         id, a == Admission::kDropHeadroom ? DropCause::kHeadroomOverflow : DropCause::kBufferFull,
         in);

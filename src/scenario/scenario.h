@@ -113,7 +113,14 @@ struct HostConfig {
   // each algorithm's parameters (src/cc/*.h document every knob).
   CcKind cc = CcKind::kNone;
   DcqcnParams dcqcn = DcqcnPaperPreset();
-  TimelyParams timely;
+  // The NIC echoes the send time of the packet an ACK answers, and sends each
+  // segment as a line-rate burst, so one packet's serialization is what a
+  // sample must lose to measure from the segment's start (seed 004).
+  TimelyParams timely = [] {
+    TimelyParams p;
+    p.serialization = TimelyParams::Serialization::kPacket;
+    return p;
+  }();
   DctcpParams dctcp;
   HpccParams hpcc;
 };

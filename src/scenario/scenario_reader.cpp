@@ -193,8 +193,9 @@ void Reader::ReadSwitch(const Field& f, SwitchConfig& s) const {
 }
 
 void Reader::ReadHost(const Field& f, HostConfig& h) const {
-  const Map m = ReadMap(f, {"mtu", "header_bytes", "ack_every", "rto", "cnp_interval",
-                            "control_priority", "dscp_of_priority", "ecn_capable", "cc"});
+  const Map m =
+      ReadMap(f, {"mtu", "header_bytes", "ack_every", "rto", "cnp_interval", "control_priority",
+                  "dscp_of_priority", "ecn_capable", "cc", "dcqcn", "timely", "dctcp", "hpcc"});
   if (auto v = m.Get("mtu"))
     h.mtu_bytes = static_cast<int>(Size(*v, 1, std::numeric_limits<int>::max()));
   if (auto v = m.Get("header_bytes")) h.header_bytes = IntField(*v, 1);
@@ -216,14 +217,11 @@ void Reader::ReadHost(const Field& f, HostConfig& h) const {
     }
   }
   if (auto v = m.Get("ecn_capable")) h.ecn_capable = Bool(*v);
-  if (auto v = m.Get("cc")) {
-    const std::string cc = Scalar(*v, "none");
-    if (cc == "dcqcn" || cc == "timely" || cc == "dctcp" || cc == "hpcc") {
-      Fail(*v, fmt::format("cc '{}' is not available in this build; expected none", cc));
-    }
-    if (cc != "none") Fail(*v, fmt::format("expected none, got \"{}\"", cc));
-    h.cc = CcKind::kNone;
-  }
+  if (auto v = m.Get("cc")) h.cc = ReadCcKind(*v);
+  if (auto v = m.Get("dcqcn")) ReadDcqcn(*v, h.dcqcn);
+  if (auto v = m.Get("timely")) ReadTimely(*v, h.timely);
+  if (auto v = m.Get("dctcp")) ReadDctcp(*v, h.dctcp);
+  if (auto v = m.Get("hpcc")) ReadHpcc(*v, h.hpcc);
 }
 
 std::vector<int> Reader::ReadSenders(const Field& f) const {
@@ -258,7 +256,8 @@ std::vector<int> Reader::ReadSenders(const Field& f) const {
 }
 
 TrafficSpec Reader::ReadTraffic(const Field& f) const {
-  const Map m = ReadMap(f, {"type", "flows", "senders", "receiver", "size", "start", "priority"});
+  const Map m =
+      ReadMap(f, {"type", "flows", "senders", "receiver", "size", "start", "priority", "cc"});
   const std::string type = OneOf(Require(m, "type", " (flows or incast)"), {"flows", "incast"});
   CheckTypedKeys(m, type,
                  {{"flows", "flows"},
@@ -266,13 +265,14 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
                   {"receiver", "incast"},
                   {"size", "incast"},
                   {"start", "incast"},
-                  {"priority", "incast"}});
+                  {"priority", "incast"},
+                  {"cc", "incast"}});
   TrafficSpec t;
   if (type == "flows") {
     t.kind = TrafficKind::kFlows;
     const Field list = Require(m, "flows", " (a list of {src, dst, size})");
     for (const Field& item : List(list, "a list of flows like [{src: 0, dst: 1, size: 1MB}]")) {
-      const Map fm = ReadMap(item, {"src", "dst", "size", "start", "priority", "tag"});
+      const Map fm = ReadMap(item, {"src", "dst", "size", "start", "priority", "tag", "cc"});
       FlowSpec flow;
       flow.src = HostId(Require(fm, "src"));
       const Field dst = Require(fm, "dst");
@@ -285,6 +285,7 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
       if (auto v = fm.Get("start")) flow.start = TimeValue(*v, 0);
       if (auto v = fm.Get("priority")) flow.priority = IntField(*v, 0, kNumPriorities - 1);
       if (auto v = fm.Get("tag")) flow.tag = String(*v);
+      if (auto v = fm.Get("cc")) flow.cc = ReadCcKind(*v);
       t.flows.push_back(std::move(flow));
     }
   } else {
@@ -301,6 +302,7 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
     t.size_bytes = Size(Require(m, "size"), 1);
     if (auto v = m.Get("start")) t.start = TimeValue(*v, 0);
     if (auto v = m.Get("priority")) t.priority = IntField(*v, 0, kNumPriorities - 1);
+    if (auto v = m.Get("cc")) t.cc = ReadCcKind(*v);
   }
   return t;
 }

@@ -144,6 +144,12 @@ class Reader {
   void ReadLink(const Field& f, int64_t& rate, Time& delay) const;
   void ReadSwitch(const Field& f, SwitchConfig& s) const;
   void ReadHost(const Field& f, HostConfig& h) const;
+  // Congestion control (cc_section.cpp).
+  CcKind ReadCcKind(const Field& f) const;
+  void ReadDcqcn(const Field& f, DcqcnParams& p) const;
+  void ReadTimely(const Field& f, TimelyParams& p) const;
+  void ReadDctcp(const Field& f, DctcpParams& p) const;
+  void ReadHpcc(const Field& f, HpccParams& p) const;
   TrafficSpec ReadTraffic(const Field& f) const;
   std::vector<int> ReadSenders(const Field& f) const;
   void ReadMonitors(const Field& f, MonitorConfig& m) const;

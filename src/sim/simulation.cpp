@@ -225,6 +225,7 @@ void Simulation::Dispatch(const Event& e) {
       }
       break;
     case EventKind::kCcTimer:
+      f.nics[f.flows[e.target].src].OnCcTimer(f, e.target, static_cast<int>(e.arg));
       break;
   }
 }

@@ -21,11 +21,13 @@ Monitor::Monitor(const MonitorConfig& /*cfg*/, const std::string& dir) {
   queues_ = OpenCsv(dir + "/queues.csv", "time_ps,node,port,priority,bytes\n");
   ports_ = OpenCsv(dir + "/ports.csv",
                    "time_ps,node,port,tx_bytes,pause_sent,pause_received,paused_mask\n");
+  rates_ = OpenCsv(dir + "/rates.csv", "time_ps,flow,rate_bps,window_bytes,snd_una,snd_nxt\n");
 }
 
 Monitor::~Monitor() {
   if (queues_) std::fclose(queues_);
   if (ports_) std::fclose(ports_);
+  if (rates_) std::fclose(rates_);
 }
 
 void Monitor::Sample(const Fabric& f) {
@@ -53,9 +55,20 @@ void Monitor::Sample(const Fabric& f) {
     }
     l = c;
   }
+  SampleFlows(f);
+}
+
+void Monitor::SampleFlows(const Fabric& f) {
+  for (const Flow& fl : f.flows) {
+    if (fl.start > f.now || fl.Finished()) continue;
+    std::fprintf(rates_, "%lld,%u,%lld,%lld,%u,%u\n", static_cast<long long>(f.now), fl.id,
+                 static_cast<long long>(fl.rate_bps), static_cast<long long>(fl.window_bytes),
+                 fl.snd_una, fl.snd_nxt);
+  }
 }
 
 void Monitor::Finish(const Fabric& /*f*/) {
+  std::fflush(rates_);
   std::fflush(queues_);
   std::fflush(ports_);
 }

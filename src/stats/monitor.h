@@ -4,6 +4,9 @@
 //               per port with traffic or pause activity in the interval
 //               (counts are per interval; paused_mask has bit p set while
 //               priority p of that port's transmitter is paused)
+//   rates.csv   time_ps,flow,rate_bps,window_bytes,snd_una,snd_nxt
+//               per flow that has started and not finished (the QP's rate
+//               limiter and window as congestion control set them)
 // Only rows that carry information are written, so long runs stay compact.
 #pragma once
 
@@ -29,8 +32,11 @@ class Monitor {
   void Finish(const Fabric& f);
 
  private:
+  void SampleFlows(const Fabric& f);
+
   std::FILE* queues_ = nullptr;
   std::FILE* ports_ = nullptr;
+  std::FILE* rates_ = nullptr;
   std::vector<PortCounters> last_;
 };
 
