@@ -146,7 +146,8 @@ struct TrafficSpec {
   int64_t size_bytes = 0;
   Time start = 0;
   int priority = 3;
-  std::optional<CcKind> cc;  // kIncast: overrides host.cc for these flows
+  std::optional<CcKind> cc;    // kIncast: overrides host.cc for these flows
+  std::string tag = "incast";  // kIncast: the tag of its flows
 };
 
 struct MonitorConfig {

@@ -257,7 +257,7 @@ std::vector<int> Reader::ReadSenders(const Field& f) const {
 
 TrafficSpec Reader::ReadTraffic(const Field& f) const {
   const Map m =
-      ReadMap(f, {"type", "flows", "senders", "receiver", "size", "start", "priority", "cc"});
+      ReadMap(f, {"type", "flows", "senders", "receiver", "size", "start", "priority", "cc", "tag"});
   const std::string type = OneOf(Require(m, "type", " (flows or incast)"), {"flows", "incast"});
   CheckTypedKeys(m, type,
                  {{"flows", "flows"},
@@ -266,7 +266,8 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
                   {"size", "incast"},
                   {"start", "incast"},
                   {"priority", "incast"},
-                  {"cc", "incast"}});
+                  {"cc", "incast"},
+                  {"tag", "incast"}});
   TrafficSpec t;
   if (type == "flows") {
     t.kind = TrafficKind::kFlows;
@@ -303,6 +304,7 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
     if (auto v = m.Get("start")) t.start = TimeValue(*v, 0);
     if (auto v = m.Get("priority")) t.priority = IntField(*v, 0, kNumPriorities - 1);
     if (auto v = m.Get("cc")) t.cc = ReadCcKind(*v);
+    if (auto v = m.Get("tag")) t.tag = String(*v);
   }
   return t;
 }

@@ -120,9 +120,10 @@ void Simulation::Build() {
 void Simulation::BuildFlows() {
   Fabric& f = fabric_;
   const HostConfig& host = scenario_.host;
-  std::vector<CcKind> kinds;
-  auto add = [&](int src, int dst, int64_t size, Time start, int prio, std::optional<CcKind> cc) {
-    kinds.push_back(cc.value_or(host.cc));
+  auto add = [&](int src, int dst, int64_t size, Time start, int prio, std::optional<CcKind> cc,
+                 const std::string& tag) {
+    flow_cc_.push_back(cc.value_or(host.cc));
+    flow_tags_.push_back(tag);
     Flow fl;
     fl.id = static_cast<uint32_t>(f.flows.size());
     fl.src = static_cast<uint32_t>(src);
@@ -140,14 +141,14 @@ void Simulation::BuildFlows() {
   };
   for (const TrafficSpec& t : scenario_.traffic) {
     if (t.kind == TrafficKind::kFlows) {
-      for (const FlowSpec& s : t.flows) add(s.src, s.dst, s.size_bytes, s.start, s.priority, s.cc);
+      for (const FlowSpec& s : t.flows) add(s.src, s.dst, s.size_bytes, s.start, s.priority, s.cc, s.tag);
     } else {
-      for (int s : t.senders) add(s, t.receiver, t.size_bytes, t.start, t.priority, t.cc);
+      for (int s : t.senders) add(s, t.receiver, t.size_bytes, t.start, t.priority, t.cc, t.tag);
     }
   }
   f.cc.resize(f.flows.size());
   for (Flow& fl : f.flows) {
-    const CcKind kind = kinds[fl.id];
+    const CcKind kind = flow_cc_[fl.id];
     f.cc[fl.id] = MakeCongestionControl(kind, host);
     fl.sends_cnps = UsesCnps(kind, host);
     fl.cc.base_rtt = BaseRtt(fl);
@@ -230,29 +231,32 @@ void Simulation::Dispatch(const Event& e) {
   }
 }
 
+bool Simulation::Advance(Time until, const ProgressFn& progress) {
+  Fabric& f = fabric_;
+  const size_t total_flows = f.flows.size();
+  while (!f.events.Empty()) {
+    if (total_flows > 0 && f.flows_finished == total_flows) return false;
+    if (f.events.Top().time > until) {
+      f.now = std::max(f.now, until);
+      return true;
+    }
+    const Event e = f.events.Pop();
+    f.now = e.time;
+    Dispatch(e);
+    ++events_;
+    if (progress && (events_ & 0xFFFF) == 0) progress(f.now, events_);
+  }
+  return false;
+}
+
 RunStats Simulation::Run(const ProgressFn& progress) {
   Fabric& f = fabric_;
   RunStats stats;
   const auto wall_start = std::chrono::steady_clock::now();
   const double cpu_start = CpuSeconds();
-  const Time stop = scenario_.duration;
-  const size_t total_flows = f.flows.size();
-  bool reached_stop = false;
-  while (!f.events.Empty()) {
-    const Event& top = f.events.Top();
-    if (top.time > stop) {
-      reached_stop = true;
-      break;
-    }
-    const Event e = f.events.Pop();
-    f.now = e.time;
-    Dispatch(e);
-    ++stats.events;
-    if (total_flows > 0 && f.flows_finished == total_flows) break;
-    if (progress && (stats.events & 0xFFFF) == 0) progress(f.now, stats.events);
-  }
-  stats.all_flows_done = f.flows_finished == total_flows;
-  if (reached_stop) f.now = stop;
+  Advance(scenario_.duration, progress);
+  stats.events = events_;
+  stats.all_flows_done = f.flows_finished == f.flows.size();
   stats.end_time = f.now;
   if (monitor_) monitor_->Finish(f);
   stats.wall_seconds =

@@ -7,6 +7,8 @@
 #include <functional>
 #include <memory>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "net/fabric.h"
 #include "scenario/scenario.h"
@@ -38,10 +40,17 @@ class Simulation {
   // progress(now, events) is called about every 64k events.
   using ProgressFn = std::function<void(Time now, uint64_t events)>;
   RunStats Run(const ProgressFn& progress = nullptr);
+  // Processes events up to simulated time `until` (tests and tools that
+  // sample the fabric mid-run). Returns false once nothing is left to do:
+  // every flow finished or no event remains. Run() is Advance(duration).
+  bool Advance(Time until, const ProgressFn& progress = nullptr);
 
   const Fabric& fabric() const { return fabric_; }
   Fabric& fabric() { return fabric_; }
   const Scenario& scenario() const { return scenario_; }
+  // Per flow id: the algorithm it runs and the tag its traffic entry gave it.
+  const std::vector<CcKind>& flow_cc() const { return flow_cc_; }
+  const std::vector<std::string>& flow_tags() const { return flow_tags_; }
   // Open the time-series files in `dir` (call before Run when monitors are on).
   void EnableMonitors(const std::string& dir);
 
@@ -56,6 +65,9 @@ class Simulation {
   Scenario scenario_;
   Fabric fabric_;
   std::unique_ptr<Monitor> monitor_;
+  uint64_t events_ = 0;
+  std::vector<CcKind> flow_cc_;
+  std::vector<std::string> flow_tags_;
 };
 
 }  // namespace rocesim

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "cc/cc_factory.h"
+
 namespace rocesim {
 
 namespace {
@@ -91,14 +93,19 @@ void WriteResults(const Simulation& sim, const RunStats& stats, const std::strin
   const Fabric& f = sim.fabric();
   {
     std::ofstream out = OpenOut(dir + "/flows.csv");
-    out << "id,src,dst,size_bytes,start_ps,finish_ps,fct_ps,ideal_fct_ps,slowdown\n";
+    out << "id,src,dst,size_bytes,start_ps,finish_ps,fct_ps,ideal_fct_ps,slowdown,cc,tag,"
+           "ecn_marked,cnps\n";
     for (const Flow& fl : f.flows) {
+      const std::string tail = fmt::format("{},{},{},{}", CcName(sim.flow_cc()[fl.id]),
+                                           sim.flow_tags()[fl.id], fl.ecn_marked,
+                                           fl.cnps_received);
       if (fl.Finished()) {
-        out << fmt::format("{},{},{},{},{},{},{},{},{:.6f}\n", fl.id, fl.src, fl.dst, fl.size_bytes,
-                           fl.start, fl.finish, fl.finish - fl.start, fl.ideal_fct, Slowdown(fl));
+        out << fmt::format("{},{},{},{},{},{},{},{},{:.6f},{}\n", fl.id, fl.src, fl.dst,
+                           fl.size_bytes, fl.start, fl.finish, fl.finish - fl.start, fl.ideal_fct,
+                           Slowdown(fl), tail);
       } else {
-        out << fmt::format("{},{},{},{},{},,,{},\n", fl.id, fl.src, fl.dst, fl.size_bytes, fl.start,
-                           fl.ideal_fct);
+        out << fmt::format("{},{},{},{},{},,,{},,{}\n", fl.id, fl.src, fl.dst, fl.size_bytes,
+                           fl.start, fl.ideal_fct, tail);
       }
     }
   }
