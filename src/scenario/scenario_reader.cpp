@@ -21,6 +21,7 @@
 #include "core/units.h"
 #include "scenario/yaml_fields.h"
 #include "topo/hpcc_topology_file.h"
+#include "workload/hpcc_flow_file.h"
 
 namespace rocesim {
 namespace scenario_detail {
@@ -43,6 +44,18 @@ int64_t TotalHosts(const TopologyConfig& t) {
 }
 
 // ---------------------------------------------------------------------------
+
+std::string Reader::ResolvePath(const Field& f) const {
+  const std::string name = String(f);
+  if (name.empty()) Expected(f, "a file name");
+  std::filesystem::path p(name);
+  if (p.is_relative() && !base_dir_.empty()) p = std::filesystem::path(base_dir_) / p;
+  p = std::filesystem::absolute(p).lexically_normal();
+  // Written back into the tree so yaml_as_run works from any directory.
+  YAML::Node node = f.node;
+  node = p.string();
+  return p.string();
+}
 
 void Reader::ReadLink(const Field& f, int64_t& rate, Time& delay) const {
   const Map m = ReadMap(f, {"rate", "delay"});
@@ -93,15 +106,8 @@ void Reader::ReadTopology(const Field& f, TopologyConfig& t) {
     }
   } else {
     t.kind = TopologyKind::kFile;
-    Field file_field = Require(m, "file", " (the HPCC topology file for type file)");
-    const std::string name = String(file_field);
-    if (name.empty()) Expected(file_field, "a file name");
-    std::filesystem::path p(name);
-    if (p.is_relative() && !base_dir_.empty()) p = std::filesystem::path(base_dir_) / p;
-    p = std::filesystem::absolute(p).lexically_normal();
-    t.file = p.string();
-    // Written back so yaml_as_run works from any directory.
-    file_field.node = t.file;
+    const Field file_field = Require(m, "file", " (the HPCC topology file for type file)");
+    t.file = ResolvePath(file_field);
     try {
       t.file_hosts = ReadHpccTopologyFile(t.file).HostCount();
     } catch (const TopologyFileError& e) {
@@ -256,9 +262,10 @@ std::vector<int> Reader::ReadSenders(const Field& f) const {
 }
 
 TrafficSpec Reader::ReadTraffic(const Field& f) const {
-  const Map m =
-      ReadMap(f, {"type", "flows", "senders", "receiver", "size", "start", "priority", "cc", "tag"});
-  const std::string type = OneOf(Require(m, "type", " (flows or incast)"), {"flows", "incast"});
+  const Map m = ReadMap(f, {"type", "flows", "senders", "receiver", "size", "start", "priority",
+                            "cc", "tag", "file"});
+  const std::string type =
+      OneOf(Require(m, "type", " (flows, incast or flow_file)"), {"flows", "incast", "flow_file"});
   CheckTypedKeys(m, type,
                  {{"flows", "flows"},
                   {"senders", "incast"},
@@ -266,8 +273,15 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
                   {"size", "incast"},
                   {"start", "incast"},
                   {"priority", "incast"},
-                  {"cc", "incast"},
-                  {"tag", "incast"}});
+                  {"file", "flow_file"}});
+  if (type == "flows") {
+    for (std::string_view key : {"cc", "tag"})
+      if (const Entry* e = m.Find(key))
+        FailNoPath({e->key_node, "", e->value.origin},
+                   fmt::format("{} applies to types incast and flow_file, not flows (set it on "
+                               "each flow)",
+                               e->value.path));
+  }
   TrafficSpec t;
   if (type == "flows") {
     t.kind = TrafficKind::kFlows;
@@ -288,6 +302,23 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
       if (auto v = fm.Get("tag")) flow.tag = String(*v);
       if (auto v = fm.Get("cc")) flow.cc = ReadCcKind(*v);
       t.flows.push_back(std::move(flow));
+    }
+  } else if (type == "flow_file") {
+    // The HPCC simulator's flow list, read now so its errors surface with the scenario's.
+    t.kind = TrafficKind::kFlows;
+    const Field file = Require(m, "file", " (an HPCC-format flow list)");
+    const std::string path = ResolvePath(file);
+    try {
+      t.flows = ReadHpccFlowFile(path, hosts_);
+    } catch (const FlowFileError& e) {
+      Fail(file, e.what());
+    }
+    t.tag = "file";
+    if (auto v = m.Get("tag")) t.tag = String(*v);
+    if (auto v = m.Get("cc")) t.cc = ReadCcKind(*v);
+    for (FlowSpec& spec : t.flows) {
+      spec.tag = t.tag;
+      spec.cc = t.cc;
     }
   } else {
     t.kind = TrafficKind::kIncast;

@@ -138,6 +138,9 @@ class Reader {
   double Fraction(const Field& f, double min, bool min_inclusive, double max) const;
   std::vector<int> PriorityList(const Field& f) const;
   int HostId(const Field& f) const;
+  // A file name relative to the scenario's directory, made absolute (and
+  // written back into the tree, so the scenario as run works from anywhere).
+  std::string ResolvePath(const Field& f) const;
 
   // ---- sections ----
   void ReadTopology(const Field& f, TopologyConfig& t);
