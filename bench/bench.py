@@ -9,7 +9,7 @@ With no scenario, runs the README's benchmark set."""
 import argparse, json, os, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT = ["examples/quickstart.yaml", "bench/incast_k8.yaml"]
+DEFAULT = ["examples/quickstart.yaml", "bench/incast_k8.yaml", "bench/k8_websearch_dcqcn.yaml"]
 
 
 def run(binary, scenario):
@@ -22,7 +22,7 @@ def run(binary, scenario):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "rocesim"))
-    ap.add_argument("--repeat", type=int, default=3, help="runs per scenario; the fastest is shown")
+    ap.add_argument("--repeat", type=int, default=1, help="runs per scenario; the fastest is shown")
     ap.add_argument("scenarios", nargs="*")
     args = ap.parse_args()
     scenarios = args.scenarios or [os.path.join(ROOT, s) for s in DEFAULT]
