@@ -55,6 +55,14 @@ struct TopologyConfig {
   int ifg_bytes = 20;
 };
 
+// ECN thresholds for egress ports of one link speed.
+struct EcnRateThresholds {
+  int64_t rate_bps = 0;
+  int64_t kmin_bytes = 0;
+  int64_t kmax_bytes = 0;
+  double pmax = 0;
+};
+
 struct EcnConfig {
   bool enabled = true;
   // RED on the instantaneous egress queue (seed 000 §7, seed 001 §2.1).
@@ -63,6 +71,8 @@ struct EcnConfig {
   double pmax = 0.01;
   // Non-ECT data packets are dropped when the egress queue exceeds this (0 = off).
   int64_t wred_drop_bytes = 0;
+  // Overrides kmin/kmax/pmax on egress ports of a listed link speed.
+  std::vector<EcnRateThresholds> by_rate;
 };
 
 struct PfcConfig {
@@ -135,19 +145,60 @@ struct FlowSpec {
   std::optional<CcKind> cc;  // overrides host.cc for this flow
 };
 
-enum class TrafficKind { kFlows, kIncast };
+enum class TrafficKind {
+  kFlows,        // explicit list (also type flow_file)
+  kIncast,       // senders -> receiver, optionally repeated every `period`
+  kPoisson,      // Poisson arrivals at a target load, sizes from a CDF
+  kHotspot,      // Poisson, a fraction of each host's flows to a fixed hot set (seed 002 §4.2)
+  kPermutation,  // each host -> a distinct host (random derangement)
+  kAllToAll,     // every host -> every other host
+  kMicroburst,   // one line-rate flow of fixed duration (seed 002 §4.2)
+};
 
+// One point of a flow-size CDF (workload/flow_size_cdf.h).
+struct CdfPoint {
+  double size_bytes = 0;
+  double percent = 0;  // cumulative, 0..100
+};
+
+// A traffic entry. kFlows carries its flows; every other kind is a generator
+// expanded into flows when the fabric is built (workload/generators.h), from
+// its own random stream of the scenario seed.
 struct TrafficSpec {
   TrafficKind kind = TrafficKind::kFlows;
   std::vector<FlowSpec> flows;  // kFlows
-  // kIncast: every sender sends size_bytes to receiver at start.
+  // kIncast: every sender sends size_bytes to receiver at start (+ i * period,
+  // i < count).
   std::vector<int> senders;
   int receiver = 0;
+  Time period = 0;
+  int count = 1;
+  // kIncast, kPermutation, kAllToAll: bytes per flow; kMicroburst: filled in
+  // from the source's link rate at expansion.
   int64_t size_bytes = 0;
   Time start = 0;
   int priority = 3;
-  std::optional<CcKind> cc;    // kIncast: overrides host.cc for these flows
-  std::string tag = "incast";  // kIncast: the tag of its flows
+  std::optional<CcKind> cc;    // overrides host.cc for these flows (not kFlows)
+  std::string tag = "incast";  // the tag of its flows (kHotspot: unused)
+
+  // kPoisson, kHotspot, kPermutation, kAllToAll: participating hosts (empty = all).
+  std::vector<int> hosts;
+  // kPoisson, kHotspot: arrivals in [start, start + span) at `load` of each
+  // host's link rate, sizes from `cdf` (named `cdf_name`: built-in name or path).
+  double load = 0;
+  Time span = 0;
+  std::string cdf_name;
+  std::vector<CdfPoint> cdf;
+  // kPoisson: destinations uniform within the sender's group of `group_size`
+  // consecutive participating hosts (0 = one group of all).
+  int group_size = 0;
+  // kHotspot: fraction of flows to the hot set, and the hot set's share of the hosts.
+  double hot_fraction = 0.15;
+  double hot_hosts_fraction = 0.125;
+  // kMicroburst: src -> dst for `duration` at the source's line rate.
+  int src = 0;
+  int dst = 0;
+  Time duration = 0;
 };
 
 struct MonitorConfig {

@@ -155,12 +155,29 @@ void Reader::ReadSwitch(const Field& f, SwitchConfig& s) const {
   }
 
   if (auto ecn_field = m.Get("ecn")) {
-    const Map ecn = ReadMap(*ecn_field, {"enabled", "kmin", "kmax", "pmax", "wred_drop"});
+    const Map ecn =
+        ReadMap(*ecn_field, {"enabled", "kmin", "kmax", "pmax", "wred_drop", "by_rate"});
     if (auto v = ecn.Get("enabled")) s.ecn.enabled = Bool(*v);
     if (auto v = ecn.Get("kmin")) s.ecn.kmin_bytes = Size(*v, 0);
     if (auto v = ecn.Get("kmax")) s.ecn.kmax_bytes = Size(*v, 0);
     if (auto v = ecn.Get("pmax")) s.ecn.pmax = Fraction(*v, 0, true, 1);
     if (auto v = ecn.Get("wred_drop")) s.ecn.wred_drop_bytes = Size(*v, 0);
+    if (auto v = ecn.Get("by_rate")) {
+      // Per-link-speed thresholds, as the HPCC simulator's KMIN/KMAX/PMAX maps.
+      for (const Field& item : List(*v, "a list of {rate, kmin, kmax, pmax}")) {
+        const Map r = ReadMap(item, {"rate", "kmin", "kmax", "pmax"});
+        EcnRateThresholds t;
+        t.rate_bps = Rate(Require(r, "rate"));
+        t.kmin_bytes = Size(Require(r, "kmin"), 0);
+        const Field kmax = Require(r, "kmax");
+        t.kmax_bytes = Size(kmax, 0);
+        t.pmax = Fraction(Require(r, "pmax"), 0, true, 1);
+        if (t.kmin_bytes > t.kmax_bytes) Fail(kmax, "expected kmax >= kmin");
+        for (const EcnRateThresholds& other : s.ecn.by_rate)
+          if (other.rate_bps == t.rate_bps) Fail(item, "this rate is listed twice");
+        s.ecn.by_rate.push_back(t);
+      }
+    }
     if (s.ecn.kmin_bytes > s.ecn.kmax_bytes) {
       const std::optional<Field> at = ecn.Get("kmin") ? ecn.Get("kmin") : ecn.Get("kmax");
       Fail(*at, fmt::format("expected kmin <= kmax, got kmin = {} bytes and kmax = {} bytes",

@@ -115,8 +115,13 @@ void Simulation::Build() {
                               3 * max_frame;
     }
     Switch& s = f.switches[node.index];
-    s.Init(n, node.first_port, sw, headroom, std::vector<RedParams>(node.num_ports, red),
-           host.mtu_bytes + host.header_bytes, scenario_.seed);
+    std::vector<RedParams> port_red(node.num_ports, red);
+    for (uint16_t i = 0; i < node.num_ports; ++i)
+      for (const EcnRateThresholds& t : sw.ecn.by_rate)
+        if (t.rate_bps == f.ports[node.first_port + i].rate_bps)
+          port_red[i] = RedParams{t.kmin_bytes, t.kmax_bytes, t.pmax};
+    s.Init(n, node.first_port, sw, headroom, port_red, host.mtu_bytes + host.header_bytes,
+           scenario_.seed);
     if (s.mmu().SharedPoolBytes() < 0)
       throw BuildError(fmt::format(
           "switch.buffer: {} bytes is too small for switch node {}: its reserved and PFC headroom "
@@ -152,7 +157,8 @@ void Simulation::BuildFlows() {
   };
   for (const TrafficSpec& t : scenario_.traffic) {
     if (t.kind == TrafficKind::kFlows) {
-      for (const FlowSpec& s : t.flows) add(s.src, s.dst, s.size_bytes, s.start, s.priority, s.cc, s.tag);
+      for (const FlowSpec& s : t.flows)
+        add(s.src, s.dst, s.size_bytes, s.start, s.priority, s.cc, s.tag);
     } else {
       for (int s : t.senders) add(s, t.receiver, t.size_bytes, t.start, t.priority, t.cc, t.tag);
     }

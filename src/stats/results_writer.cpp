@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "cc/cc_factory.h"
+#include "stats/slowdown_stats.h"
 
 namespace rocesim {
 
@@ -54,6 +55,13 @@ nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
       {"p99", Percentile(slowdowns, 99)},
       {"mean", mean},
       {"max", slowdowns.empty() ? 0.0 : *std::max_element(slowdowns.begin(), slowdowns.end())}};
+  std::vector<FlowOutcome> outcomes;
+  for (const Flow& fl : f.flows)
+    if (fl.Finished())
+      outcomes.push_back(FlowOutcome{
+          fl.size_bytes, Slowdown(fl), static_cast<double>(fl.finish - fl.start) / kMicrosecond,
+          sim.flow_tags()[fl.id], std::string(CcName(sim.flow_cc()[fl.id]))});
+  j["slowdown_groups"] = GroupedSlowdowns(outcomes);
   nlohmann::json drops = {{"total", c.TotalDrops()}};
   for (size_t i = 0; i < c.drops.size(); ++i)
     drops[std::string(DropCauseName(static_cast<DropCause>(i)))] = c.drops[i];
@@ -97,8 +105,7 @@ void WriteResults(const Simulation& sim, const RunStats& stats, const std::strin
            "ecn_marked,cnps\n";
     for (const Flow& fl : f.flows) {
       const std::string tail = fmt::format("{},{},{},{}", CcName(sim.flow_cc()[fl.id]),
-                                           sim.flow_tags()[fl.id], fl.ecn_marked,
-                                           fl.cnps_received);
+                                           sim.flow_tags()[fl.id], fl.ecn_marked, fl.cnps_received);
       if (fl.Finished()) {
         out << fmt::format("{},{},{},{},{},{},{},{},{:.6f},{}\n", fl.id, fl.src, fl.dst,
                            fl.size_bytes, fl.start, fl.finish, fl.finish - fl.start, fl.ideal_fct,
