@@ -1,0 +1,80 @@
+// `rocesim import-hpcc`: the HPCC simulator's reference config
+// (bench/hpcc/hpcc_config_k8_dcqcn_ws30.txt, from ../shared/bench) becomes a
+// scenario that loads and carries every key setting (issue: workloads,
+// topologies and results "compatible with the HPCC simulator").
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "scenario/hpcc_config_import.h"
+#include "scenario/scenario_reader.h"
+
+namespace rocesim {
+namespace {
+
+const std::string kConfig =
+    std::string(ROCESIM_SOURCE_DIR) + "/bench/hpcc/hpcc_config_k8_dcqcn_ws30.txt";
+
+Scenario ImportAndLoad(const std::string& config, std::string* text = nullptr) {
+  const std::string out = ::testing::TempDir() + "/imported.yaml";
+  const std::string yaml = ImportHpccConfig(config, out);
+  std::ofstream(out) << yaml;
+  if (text) *text = yaml;
+  return LoadScenario(out, {}, std::nullopt);
+}
+
+TEST(HpccImport, ReferenceConfigCarriesEveryKeySetting) {
+  std::string text;
+  const Scenario sc = ImportAndLoad(kConfig, &text);
+  EXPECT_EQ(sc.duration, 2020 * kMillisecond);
+  EXPECT_EQ(sc.topology.kind, TopologyKind::kFile);
+  EXPECT_EQ(sc.topology.file_hosts, 128);
+  EXPECT_EQ(sc.topology.ifg_bytes, 0);
+  EXPECT_EQ(sc.sw.buffer_bytes, 32'000'000);
+  EXPECT_DOUBLE_EQ(sc.sw.alpha, 1.0 / 8);
+  ASSERT_EQ(sc.sw.ecn.by_rate.size(), 2u);
+  EXPECT_EQ(sc.sw.ecn.by_rate[0].rate_bps, 100'000'000'000);
+  EXPECT_EQ(sc.sw.ecn.by_rate[0].kmin_bytes, 400'000);
+  EXPECT_EQ(sc.sw.ecn.by_rate[0].kmax_bytes, 1'600'000);
+  EXPECT_DOUBLE_EQ(sc.sw.ecn.by_rate[0].pmax, 0.2);
+  EXPECT_EQ(sc.sw.ecn.by_rate[1].rate_bps, 400'000'000'000);
+  EXPECT_EQ(sc.sw.ecn.by_rate[1].kmax_bytes, 6'400'000);
+  EXPECT_EQ(sc.host.mtu_bytes, 1000);
+  EXPECT_EQ(sc.host.ack_every, 1);
+  EXPECT_EQ(sc.host.cc, CcKind::kDcqcn);
+  const DcqcnParams& d = sc.host.dcqcn;
+  EXPECT_EQ(d.mode, DcqcnMode::kAckEcnEcho);
+  EXPECT_EQ(d.alpha_interval, 1 * kMicrosecond);
+  EXPECT_EQ(d.decrease_interval, 4 * kMicrosecond);
+  EXPECT_EQ(d.increase_timer, 300 * kMicrosecond);
+  EXPECT_DOUBLE_EQ(d.g, 0.00390625);
+  EXPECT_EQ(d.fast_recovery_stages, 1);
+  EXPECT_EQ(d.rate_ai_bps, 20'000'000);
+  EXPECT_EQ(d.rate_hai_bps, 200'000'000);
+  EXPECT_EQ(d.min_rate_bps, 1'000'000'000);
+  EXPECT_FALSE(d.clamp_target_rate);
+  ASSERT_EQ(sc.traffic.size(), 1u);
+  EXPECT_EQ(sc.traffic[0].flows.size(), 2681u);
+  // Output-only keys are listed, not silently dropped.
+  EXPECT_NE(text.find("TRACE_OUTPUT_FILE"), std::string::npos);
+}
+
+TEST(HpccImport, UnsupportedSettingsAreErrorsNamingTheLine) {
+  const std::string bad = ::testing::TempDir() + "/bad_config.txt";
+  std::ofstream(bad) << "TOPOLOGY_FILE t.txt\nFLOW_FILE f.txt\nCC_MODE 10\n";
+  try {
+    ImportHpccConfig(bad, ::testing::TempDir() + "/x.yaml");
+    FAIL() << "expected an error";
+  } catch (const HpccImportError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad_config.txt:3: CC_MODE"), std::string::npos)
+        << e.what();
+  }
+  std::ofstream(bad)
+      << "TOPOLOGY_FILE t.txt\nFLOW_FILE f.txt\nCC_MODE 1\nERROR_RATE_PER_LINK 0.01\n";
+  EXPECT_THROW(ImportHpccConfig(bad, ::testing::TempDir() + "/x.yaml"), HpccImportError);
+  EXPECT_THROW(ImportHpccConfig(::testing::TempDir() + "/missing.txt", "x.yaml"), HpccImportError);
+}
+
+}  // namespace
+}  // namespace rocesim
