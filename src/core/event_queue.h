@@ -17,7 +17,7 @@ enum class EventKind : uint8_t {
   kLinkArrive,  // target: transmitting port; the frame at its wire head arrives
   kPortWake,    // target: port; try to start the next transmission
   kPfcRefresh,  // target: switch port; arg: priority; re-send XOFF if still congested
-  kFlowStart,   // target: flow id
+  kFlowStart,   // target: position in the arrival order (Simulation::start_order_)
   kQpTimeout,   // target: flow id; retransmission timer
   kMonitor,     // periodic sampling
   kCcTimer,     // target: flow id; arg: timer id (congestion-control timers)

@@ -3,11 +3,13 @@
 #include <fmt/format.h>
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
 #include "cc/cc_factory.h"
 #include "topo/topology.h"
+#include "workload/generators.h"
 
 namespace rocesim {
 
@@ -155,13 +157,13 @@ void Simulation::BuildFlows() {
     fl.ideal_fct = ComputeIdealFct(fl);
     f.flows.push_back(fl);
   };
-  for (const TrafficSpec& t : scenario_.traffic) {
-    if (t.kind == TrafficKind::kFlows) {
-      for (const FlowSpec& s : t.flows)
-        add(s.src, s.dst, s.size_bytes, s.start, s.priority, s.cc, s.tag);
-    } else {
-      for (int s : t.senders) add(s, t.receiver, t.size_bytes, t.start, t.priority, t.cc, t.tag);
-    }
+  // Generators expand here, where every host's link rate is known
+  // (workload/generators.h); each entry draws from its own seeded stream.
+  const std::vector<int64_t> host_rates = HostLinkRates(f);
+  for (size_t i = 0; i < scenario_.traffic.size(); ++i) {
+    for (const FlowSpec& s :
+         ExpandTraffic(scenario_.traffic[i], i, scenario_.seed, host_rates, host.mtu_bytes))
+      add(s.src, s.dst, s.size_bytes, s.start, s.priority, s.cc, s.tag);
   }
   f.cc.resize(f.flows.size());
   for (Flow& fl : f.flows) {
@@ -171,7 +173,13 @@ void Simulation::BuildFlows() {
     fl.cc.base_rtt = BaseRtt(fl);
     if (NeedsInt(kind)) f.int_enabled = true;
   }
-  for (const Flow& fl : f.flows) f.Schedule(fl.start, EventKind::kFlowStart, fl.id);
+  // Arrivals are a cursor over flows sorted by start time: one pending event,
+  // however many flows the workload has.
+  start_order_.resize(f.flows.size());
+  for (uint32_t i = 0; i < start_order_.size(); ++i) start_order_[i] = i;
+  std::stable_sort(start_order_.begin(), start_order_.end(),
+                   [&](uint32_t a, uint32_t b) { return f.flows[a].start < f.flows[b].start; });
+  if (!start_order_.empty()) f.Schedule(f.flows[start_order_[0]].start, EventKind::kFlowStart, 0);
 }
 
 std::vector<Hop> Simulation::PathOf(uint32_t src, uint32_t dst, uint16_t sport) const {
@@ -229,9 +237,15 @@ void Simulation::Dispatch(const Event& e) {
       f.switches[n.index].OnPfcRefresh(f, e.target, static_cast<int>(e.arg));
       break;
     }
-    case EventKind::kFlowStart:
-      f.nics[f.flows[e.target].src].StartFlow(f, e.target);
+    case EventKind::kFlowStart: {
+      uint32_t i = e.target;
+      for (; i < start_order_.size() && f.flows[start_order_[i]].start == f.now; ++i) {
+        const uint32_t id = start_order_[i];
+        f.nics[f.flows[id].src].StartFlow(f, id);
+      }
+      if (i < start_order_.size()) f.Schedule(f.flows[start_order_[i]].start, EventKind::kFlowStart, i);
       break;
+    }
     case EventKind::kQpTimeout:
       f.nics[f.flows[e.target].src].OnTimeout(f, e.target);
       break;

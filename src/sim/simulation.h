@@ -66,6 +66,7 @@ class Simulation {
   Fabric fabric_;
   std::unique_ptr<Monitor> monitor_;
   uint64_t events_ = 0;
+  std::vector<uint32_t> start_order_;  // flow ids by start time (the arrival cursor)
   std::vector<CcKind> flow_cc_;
   std::vector<std::string> flow_tags_;
 };

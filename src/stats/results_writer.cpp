@@ -11,6 +11,7 @@
 
 #include "cc/cc_factory.h"
 #include "stats/slowdown_stats.h"
+#include "workload/generators.h"
 
 namespace rocesim {
 
@@ -84,6 +85,8 @@ nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
                        {"delivered_payload_bytes", c.delivered_payload_bytes},
                        {"dropped_payload_bytes", c.dropped_payload_bytes},
                        {"in_network_payload_bytes", in_network_payload}};
+  // ---- traffic: per entry, offered bytes and realised load (workload/generators.h) ----
+  j["traffic"] = TrafficSummaryJson(sim.scenario(), HostLinkRates(f));
   j["events"] = stats.events;
   j["sim_seconds"] = ToSeconds(stats.end_time);
   j["all_flows_done"] = stats.all_flows_done;
