@@ -109,8 +109,8 @@ double CdfAt(const std::vector<CdfPoint>& p, double x) {
 }
 
 TEST(WorkloadCdf, SamplesFollowTheCdfKolmogorovSmirnov) {
-  for (const std::string name : {"websearch", "fb_hadoop", "datamining", "ali_storage_2019",
-                                 "google_rpc_2008"}) {
+  for (const std::string name :
+       {"websearch", "fb_hadoop", "datamining", "ali_storage_2019", "google_rpc_2008"}) {
     const FlowSizeCdf cdf(Builtin(name));
     Rng rng(7, 3);
     constexpr int kN = 100'000;
@@ -145,8 +145,8 @@ TEST(WorkloadCdf, SamplesFollowTheCdfKolmogorovSmirnov) {
 }
 
 TEST(WorkloadCdf, RejectsMalformedFiles) {
-  EXPECT_THROW(ParseCdf("100 0\n200 50\n", "c.txt"), CdfError);          // no 100
-  EXPECT_THROW(ParseCdf("100 0\n50 100\n", "c.txt"), CdfError);          // size decreases
+  EXPECT_THROW(ParseCdf("100 0\n200 50\n", "c.txt"), CdfError);            // no 100
+  EXPECT_THROW(ParseCdf("100 0\n50 100\n", "c.txt"), CdfError);            // size decreases
   EXPECT_THROW(ParseCdf("100 60\n200 50\n300 100\n", "c.txt"), CdfError);  // percent decreases
   EXPECT_THROW(ParseCdf("100 abc\n", "c.txt"), CdfError);
   try {
@@ -188,8 +188,9 @@ TEST(WorkloadPoisson, RealisedLoadAndInterArrivalMatchTarget) {
     n += static_cast<int64_t>(s.size()) - 1;
   }
   EXPECT_NEAR(gaps / static_cast<double>(n), expected_gap, 0.03 * expected_gap);
-  EXPECT_TRUE(std::is_sorted(flows.begin(), flows.end(),
-                             [](const FlowSpec& a, const FlowSpec& b) { return a.start < b.start; }));
+  EXPECT_TRUE(std::is_sorted(flows.begin(), flows.end(), [](const FlowSpec& a, const FlowSpec& b) {
+    return a.start < b.start;
+  }));
 }
 
 TEST(WorkloadPoisson, ArrivalRateFollowsEachHostsLinkRate) {
@@ -231,7 +232,6 @@ TEST(WorkloadPoisson, GroupDestinationsStayInGroup) {
     ASSERT_EQ(s.traffic[0].group_size, 36);
     const std::vector<FlowSpec> flows = Expand(s.traffic[0], 432);
     ASSERT_GT(flows.size(), 1000u);
-    std::set<int> dst_groups_of_0;
     for (const FlowSpec& f : flows) {
       EXPECT_EQ(f.src / 36, f.dst / 36) << f.src << " -> " << f.dst;
       EXPECT_NE(f.src, f.dst);
@@ -324,9 +324,9 @@ TEST(WorkloadPermutation, IsADerangement) {
 }
 
 TEST(WorkloadAllToAll, EveryOrderedPairOnce) {
-  const Scenario s =
-      Parse("topology: {type: star, hosts: 12}\n"
-            "traffic: [{type: all_to_all, size: 64KB, start: 1us, priority: 4}]\n");
+  const Scenario s = Parse(
+      "topology: {type: star, hosts: 12}\n"
+      "traffic: [{type: all_to_all, size: 64KB, start: 1us, priority: 4}]\n");
   const std::vector<FlowSpec> flows = Expand(s.traffic[0], 12);
   EXPECT_EQ(flows.size(), 12u * 11u);
   std::set<std::pair<int, int>> pairs;
@@ -480,9 +480,13 @@ TEST(WorkloadReader, Errors) {
   const std::string m = "topology: {type: star, hosts: 8}\ntraffic: [";
   const std::string p = m + "{type: poisson, ";
   EXPECT_EQ(ErrorOf(p + "load: 30%, cdf: websarch, span: 1ms}]"),
-            R"(x.yaml:2:43: traffic.0.cdf: unknown CDF "websarch"; did you mean 'websearch'?; )"
-            "built-in CDFs are websearch, fb_hadoop, datamining, ali_storage_2019, "
-            "google_rpc_2008 (a file name needs a '/' or '.', e.g. ./websarch.txt)");
+            R"(x.yaml:2:43: traffic.0.cdf: unknown CDF "websarch"; built-in CDFs are websearch, )"
+            "fb_hadoop, datamining, ali_storage_2019, google_rpc_2008 (a file name needs a '/' "
+            "or '.', e.g. ./websarch.txt); did you mean 'websearch'?");
+  EXPECT_EQ(ErrorOf(p + "load: 30%, cdf: zzz, span: 1ms}]"),
+            R"(x.yaml:2:43: traffic.0.cdf: unknown CDF "zzz"; built-in CDFs are websearch, )"
+            "fb_hadoop, datamining, ali_storage_2019, google_rpc_2008 (a file name needs a '/' "
+            "or '.', e.g. ./zzz.txt)");
   EXPECT_EQ(
       ErrorOf(p + "load: 120%, cdf: websearch, span: 1ms}]"),
       R"(x.yaml:2:33: traffic.0.load: expected a fraction greater than 0 and at most 1, got "120%")");

@@ -284,14 +284,17 @@ std::vector<int> Reader::ReadSenders(const Field& f) const {
 // only validated here; they expand into flows when the fabric is built and
 // every host's link rate is known.
 TrafficSpec Reader::ReadTraffic(const Field& f) const {
-  const Map m = ReadMap(f, {"type", "flows", "senders", "receiver", "size", "start", "priority",
-                            "cc", "tag", "file", "period", "count", "hosts", "load", "cdf", "span",
-                            "groups", "group_size", "hot_fraction", "hot_hosts_fraction", "src",
-                            "dst", "duration"});
-  const std::string type =
-      OneOf(Require(m, "type", " (flows, incast or flow_file)"),
-            {"flows", "incast", "flow_file", "poisson", "hotspot", "permutation", "all_to_all",
-             "microburst"});
+  const Map m =
+      ReadMap(f, {"type",   "flows",    "senders",    "receiver",     "size",
+                  "start",  "priority", "cc",         "tag",          "file",
+                  "period", "count",    "hosts",      "load",         "cdf",
+                  "span",   "groups",   "group_size", "hot_fraction", "hot_hosts_fraction",
+                  "src",    "dst",      "duration"});
+  const std::string type = OneOf(Require(m, "type",
+                                         " (one of flows, incast, flow_file, poisson, hotspot, "
+                                         "permutation, all_to_all, microburst)"),
+                                 {"flows", "incast", "flow_file", "poisson", "hotspot",
+                                  "permutation", "all_to_all", "microburst"});
   {
     // The types each type-specific key applies to.
     using Types = std::vector<std::string_view>;
@@ -300,8 +303,8 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
     const Types poissonish = {"poisson", "hotspot"};
     const Types host_sets = {"poisson", "hotspot", "permutation", "all_to_all"};
     const Types fixed_size = {"incast", "permutation", "all_to_all"};
-    const Types tagged = {"incast", "flow_file", "poisson", "permutation", "all_to_all",
-                          "microburst"};
+    const Types tagged = {"incast",      "flow_file",  "poisson",
+                          "permutation", "all_to_all", "microburst"};
     Types with_cc = generators;
     with_cc.push_back("flow_file");
     const std::vector<std::pair<std::string_view, Types>> keys = {
@@ -333,15 +336,15 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
       if (e == nullptr || std::find(types.begin(), types.end(), type) != types.end()) continue;
       std::string list(types.back());
       if (types.size() > 1) {
-        list = fmt::format("{} and {}",
-                           fmt::join(types.begin(), types.end() - 1, ", "), types.back());
+        list =
+            fmt::format("{} and {}", fmt::join(types.begin(), types.end() - 1, ", "), types.back());
       }
-      FailNoPath({e->key_node, "", e->value.origin},
-                 fmt::format("{} applies to type{} {}, not {}{}", e->value.path,
-                             types.size() > 1 ? "s" : "", list, type,
-                             type == "flows" && (key == "cc" || key == "tag")
-                                 ? " (set it on each flow)"
-                                 : ""));
+      FailNoPath(
+          {e->key_node, "", e->value.origin},
+          fmt::format(
+              "{} applies to type{} {}, not {}{}", e->value.path, types.size() > 1 ? "s" : "", list,
+              type,
+              type == "flows" && (key == "cc" || key == "tag") ? " (set it on each flow)" : ""));
     }
   }
   TrafficSpec t;
@@ -369,16 +372,17 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
       }
       return static_cast<int>(t.hosts.size());
     }
-    if (hosts_ < 2) Fail(m.self, fmt::format("needs at least two hosts; the topology has {}", hosts_));
+    if (hosts_ < 2)
+      Fail(m.self, fmt::format("needs at least two hosts; the topology has {}", hosts_));
     return hosts_;
   };
   // `load`, `cdf` and `span` of the Poisson generators.
   const auto poisson = [&]() {
-    t.load = Fraction(Require(m, "load", " (a fraction of the host link rate, e.g. 30%)"), 0,
-                      false, 1);
-    const Field cdf = Require(
-        m, "cdf",
-        fmt::format(" (a flow-size CDF: one of {}, or a file)", fmt::join(BuiltinCdfNames(), ", ")));
+    t.load =
+        Fraction(Require(m, "load", " (a fraction of the host link rate, e.g. 30%)"), 0, false, 1);
+    const Field cdf = Require(m, "cdf",
+                              fmt::format(" (a flow-size CDF: one of {}, or a file)",
+                                          fmt::join(BuiltinCdfNames(), ", ")));
     t.cdf_name = String(cdf);
     std::string path;
     const Keys& builtin = BuiltinCdfNames();
@@ -388,11 +392,10 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
       path = ResolvePath(cdf);
     } else {
       const std::string_view best = ClosestMatch(t.cdf_name, builtin);
-      Fail(cdf, fmt::format("unknown CDF \"{}\"{}; built-in CDFs are {} (a file name needs a '/' "
-                            "or '.', e.g. ./{}.txt)",
-                            t.cdf_name,
-                            best.empty() ? "" : fmt::format("; did you mean '{}'?", best),
-                            fmt::join(builtin, ", "), t.cdf_name));
+      Fail(cdf, fmt::format("unknown CDF \"{}\"; built-in CDFs are {} (a file name needs a '/' "
+                            "or '.', e.g. ./{}.txt){}",
+                            t.cdf_name, fmt::join(builtin, ", "), t.cdf_name,
+                            best.empty() ? "" : fmt::format("; did you mean '{}'?", best)));
     }
     try {
       t.cdf = ReadCdfFile(path);

@@ -37,8 +37,8 @@ bool ParseDouble(std::string_view s, double& v) {
 }  // namespace
 
 const std::vector<std::string_view>& BuiltinCdfNames() {
-  static const std::vector<std::string_view> names = {
-      "websearch", "fb_hadoop", "datamining", "ali_storage_2019", "google_rpc_2008"};
+  static const std::vector<std::string_view> names = {"websearch", "fb_hadoop", "datamining",
+                                                      "ali_storage_2019", "google_rpc_2008"};
   return names;
 }
 
@@ -121,7 +121,7 @@ double FlowSizeCdf::Quantile(double u) const {
 }
 
 int64_t FlowSizeCdf::Sample(Rng& rng) const {
-  const double size = Quantile(rng.Uniform() * 99.5);
+  const double size = Quantile(rng.Uniform() * 100);
   return std::max<int64_t>(1, std::llround(size));
 }
 

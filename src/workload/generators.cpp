@@ -151,7 +151,8 @@ std::vector<FlowSpec> ExpandTraffic(const TrafficSpec& t, size_t index, uint64_t
               // own hot share goes to the background instead).
               const auto self = std::lower_bound(hot.begin(), hot.end(), src);
               const bool sender_hot = self != hot.end() && *self == src;
-              if (!sender_hot) return std::pair{hot[UniformIndex(rng, static_cast<int>(hot.size()))], &kHot};
+              if (!sender_hot)
+                return std::pair{hot[UniformIndex(rng, static_cast<int>(hot.size()))], &kHot};
               if (hot.size() > 1) {
                 return std::pair{OtherInRange(rng, hot, 0, static_cast<int>(hot.size()),
                                               static_cast<int>(self - hot.begin())),
@@ -225,9 +226,16 @@ TrafficReport ReportTraffic(const TrafficSpec& t, size_t index, uint64_t seed,
                             const std::vector<int64_t>& rate, int mtu_bytes) {
   TrafficReport r;
   r.kind = t.kind;
-  for (const FlowSpec& f : ExpandTraffic(t, index, seed, rate, mtu_bytes)) {
-    ++r.flows;
-    r.offered_bytes += f.size_bytes;
+  const auto count = [&r](const std::vector<FlowSpec>& flows) {
+    for (const FlowSpec& f : flows) {
+      ++r.flows;
+      r.offered_bytes += f.size_bytes;
+    }
+  };
+  if (t.kind == TrafficKind::kFlows) {
+    count(t.flows);  // no copy of long flow lists
+  } else {
+    count(ExpandTraffic(t, index, seed, rate, mtu_bytes));
   }
   if (t.kind == TrafficKind::kPoisson || t.kind == TrafficKind::kHotspot) {
     double capacity_bps = 0;
@@ -236,8 +244,7 @@ TrafficReport ReportTraffic(const TrafficSpec& t, size_t index, uint64_t seed,
     }
     r.has_load = true;
     r.target_load = t.load;
-    r.realised_load =
-        static_cast<double>(r.offered_bytes) * 8 / (capacity_bps * ToSeconds(t.span));
+    r.realised_load = static_cast<double>(r.offered_bytes) * 8 / (capacity_bps * ToSeconds(t.span));
   }
   if (t.kind == TrafficKind::kHotspot) {
     r.hot_hosts = HotspotHosts(t, index, seed, static_cast<int>(rate.size()));
@@ -249,14 +256,13 @@ std::vector<TrafficReport> ReportTraffic(const Scenario& scenario,
                                          const std::vector<int64_t>& rate) {
   std::vector<TrafficReport> out;
   for (size_t i = 0; i < scenario.traffic.size(); ++i) {
-    out.push_back(ReportTraffic(scenario.traffic[i], i, scenario.seed, rate,
-                                scenario.host.mtu_bytes));
+    out.push_back(
+        ReportTraffic(scenario.traffic[i], i, scenario.seed, rate, scenario.host.mtu_bytes));
   }
   return out;
 }
 
-nlohmann::json TrafficSummaryJson(const Scenario& scenario,
-                                  const std::vector<int64_t>& rate) {
+nlohmann::json TrafficSummaryJson(const Scenario& scenario, const std::vector<int64_t>& rate) {
   nlohmann::json out = nlohmann::json::array();
   const std::vector<TrafficReport> reports = ReportTraffic(scenario, rate);
   for (size_t i = 0; i < reports.size(); ++i) {
