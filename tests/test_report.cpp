@@ -104,8 +104,7 @@ TEST_F(ReportCliTest, CompareTwoRunsWritesTable) {
   ASSERT_EQ(Cli("run '" + dir_ + "tiny.yaml' -q -o '" + dir_ + "a'"), 0) << output_;
   ASSERT_EQ(Cli("run '" + dir_ + "tiny.yaml' -q --set host.cc=dcqcn -o '" + dir_ + "b'"), 0)
       << output_;
-  ASSERT_EQ(Cli("compare '" + dir_ + "a' '" + dir_ + "b' --labels none,dcqcn -o '" + dir_ +
-                "cmp'"),
+  ASSERT_EQ(Cli("compare '" + dir_ + "a' '" + dir_ + "b' --labels none,dcqcn -o '" + dir_ + "cmp'"),
             0)
       << output_;
   EXPECT_NE(output_.find("dcqcn"), std::string::npos) << output_;

@@ -27,11 +27,16 @@ struct Event {
   Time time;
   uint64_t seq;
   uint32_t target;
-  uint32_t arg;
-  EventKind kind;
+  uint32_t arg : 24;  // small: a priority or a timer index
+  EventKind kind : 8;
 
-  bool Before(const Event& o) const { return time < o.time || (time == o.time && seq < o.seq); }
+  // (time, seq) as one 128-bit key: a single wide compare on the hot path.
+  unsigned __int128 Key() const {
+    return static_cast<unsigned __int128>(static_cast<uint64_t>(time)) << 64 | seq;
+  }
+  bool Before(const Event& o) const { return Key() < o.Key(); }
 };
+static_assert(sizeof(Event) == 24, "events stay small: the heap moves them on every push/pop");
 
 class EventQueue {
  public:

@@ -1,0 +1,438 @@
+"""Reading rocesim results directories and the statistics the plots show.
+
+A results directory (written by `rocesim run`) holds flows.csv, summary.json,
+scenario.yaml and, when monitors are on, queues.csv, ports.csv and rates.csv;
+a sweep directory holds sweep.csv.  Everything here is numpy and the standard
+library only (PyYAML is used when present), so it can be unit-tested without
+a display or matplotlib.
+
+Problems a user must fix (no such directory, unreadable JSON, a CSV without
+the expected columns) raise ResultsError, which the command line turns into
+exit status 2 with the message.
+"""
+
+import csv
+import json
+import math
+import os
+import re
+import warnings
+
+import numpy as np
+
+try:  # PyYAML is optional: a tiny fallback reads the two fields we need.
+    import yaml
+except ImportError:  # pragma: no cover - depends on the machine
+    yaml = None
+
+
+class ResultsError(Exception):
+    """A results directory or file that cannot be used as given."""
+
+
+# --------------------------------------------------------------------------
+# Units, matching src/core/units.cpp (KB/MB/GB are powers of 1000).
+
+_SIZE_UNITS = {"B": 1, "KB": 1e3, "kB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12,
+               "KiB": 2.0**10, "MiB": 2.0**20, "GiB": 2.0**30, "TiB": 2.0**40}
+# Picoseconds per unit: integers, so "20us" is exactly 2e-05 s after one division.
+_TIME_UNITS_PS = {"ps": 1, "ns": 10**3, "us": 10**6, "\u00b5s": 10**6, "ms": 10**9, "s": 10**12}
+_RATE_PREFIX = {"": 1, "K": 1e3, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
+_NUM_UNIT = re.compile(r"^\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*([A-Za-z\u00b5/]*)\s*$")
+
+
+def parse_quantity(text):
+    """A number as written in a scenario or sweep: plain ("0.2"), a fraction
+    ("1/16"), a size ("400KB" -> bytes), a time ("20us" -> seconds) or a rate
+    ("100Gbps" -> bits/s).  None when the text is none of these."""
+    if text is None:
+        return None
+    if isinstance(text, (int, float)) and not isinstance(text, bool):
+        return float(text)
+    s = str(text).strip()
+    frac = re.match(r"^\s*(\d+(?:\.\d*)?)\s*/\s*(\d+(?:\.\d*)?)\s*$", s)
+    if frac and float(frac.group(2)) != 0:
+        return float(frac.group(1)) / float(frac.group(2))
+    m = _NUM_UNIT.match(s)
+    if not m:
+        return None
+    value, unit = float(m.group(1)), m.group(2)
+    if unit == "":
+        return value
+    if unit in _SIZE_UNITS:
+        return value * _SIZE_UNITS[unit]
+    if unit in _TIME_UNITS_PS:
+        return value * _TIME_UNITS_PS[unit] / 1e12
+    rate = re.match(r"^([kKMGT]?)(bps|b/s|bit/s)?$", unit)
+    if rate and (rate.group(2) or rate.group(1)):
+        return value * _RATE_PREFIX[rate.group(1)]
+    return None
+
+
+def fmt_size(nbytes):
+    """Bytes as a short decimal size ("250KB", "1.5MB"), as scenarios write them."""
+    n = float(nbytes)
+    for unit, mult in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if n >= mult:
+            return f"{n / mult:.3g}{unit}"
+    return f"{n:.0f}B"
+
+
+def percentile(values, p):
+    """Nearest-rank percentile, the same rule as summary.json
+    (src/stats/results_writer.cpp), so plots and tables agree with it."""
+    v = np.sort(np.asarray(values, dtype=float))
+    if v.size == 0:
+        return float("nan")
+    idx = max(int(math.ceil(p / 100.0 * v.size)) - 1, 0)
+    return float(v[min(idx, v.size - 1)])
+
+
+# --------------------------------------------------------------------------
+# Files.
+
+def check_results_dir(path):
+    """Raises ResultsError unless `path` is a directory holding a run's
+    results (summary.json or flows.csv) or a sweep (sweep.csv)."""
+    if not os.path.exists(path):
+        raise ResultsError(f"{path}: no such directory")
+    if not os.path.isdir(path):
+        raise ResultsError(f"{path}: not a directory")
+    if not any(os.path.isfile(os.path.join(path, f))
+               for f in ("summary.json", "flows.csv", "sweep.csv")):
+        raise ResultsError(f"{path}: not a rocesim results directory "
+                           "(no summary.json, flows.csv or sweep.csv; "
+                           "make one with `rocesim run SCENARIO.yaml -o DIR`)")
+
+
+def is_run_dir(path):
+    return any(os.path.isfile(os.path.join(path, f)) for f in ("summary.json", "flows.csv"))
+
+
+def load_summary(d):
+    path = os.path.join(d, "summary.json")
+    if not os.path.isfile(path):
+        return None
+    try:
+        with open(path, encoding="utf-8") as f:
+            s = json.load(f)
+    except (OSError, ValueError) as e:
+        raise ResultsError(f"{path}: not valid JSON: {e}") from None
+    if not isinstance(s, dict):
+        raise ResultsError(f"{path}: expected a JSON object")
+    return s
+
+
+def get(d, dotted, default=None):
+    """summary["a"]["b"] for "a.b", or default when any level is missing."""
+    for key in dotted.split("."):
+        if not isinstance(d, dict) or key not in d:
+            return default
+        d = d[key]
+    return d
+
+
+def load_scenario(d):
+    """scenario.yaml as a dict ({} when absent or unreadable: it only
+    supplies the name, mtu and monitor interval, all of which have fallbacks)."""
+    path = os.path.join(d, "scenario.yaml")
+    if not os.path.isfile(path):
+        return {}
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    if yaml is not None:
+        try:
+            doc = yaml.safe_load(text)
+            return doc if isinstance(doc, dict) else {}
+        except yaml.YAMLError:
+            return {}
+    # Fallback without PyYAML: top-level name and the two fields we use.
+    out = {}
+    m = re.search(r"^name:\s*(\S+)", text, re.M)
+    if m:
+        out["name"] = m.group(1)
+    m = re.search(r"^\s+mtu:\s*(\S+)", text, re.M)
+    if m:
+        out["host"] = {"mtu": m.group(1)}
+    m = re.search(r"interval:\s*([^,}\s]+)", text)
+    if m:
+        out["monitors"] = {"interval": m.group(1)}
+    return out
+
+
+def scenario_mtu(scenario):
+    """RDMA payload bytes per packet (host.mtu; 1000 when not given, the
+    simulator's default), used to turn PSNs in rates.csv into bytes."""
+    v = parse_quantity(get(scenario, "host.mtu"))
+    return v if v and v > 0 else 1000.0
+
+
+def _header(path):
+    with open(path, newline="", encoding="utf-8") as f:
+        return next(csv.reader(f), [])
+
+
+def load_flows(d):
+    """flows.csv as a dict of numpy arrays (NaN finish/fct/slowdown for flows
+    that did not finish) plus string lists for tag and cc; None when absent."""
+    path = os.path.join(d, "flows.csv")
+    if not os.path.isfile(path):
+        return None
+    need = ["id", "size_bytes", "start_ps", "fct_ps", "slowdown"]
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    header = _header(path)
+    missing = [c for c in need if c not in header]
+    if missing:
+        raise ResultsError(f"{path}: missing column(s) {', '.join(missing)} "
+                           f"(header is {','.join(header) or 'empty'})")
+
+    def num(col, default=float("nan")):
+        out = np.full(len(rows), default, dtype=float)
+        for i, r in enumerate(rows):
+            v = r.get(col)
+            if v not in (None, ""):
+                try:
+                    out[i] = float(v)
+                except ValueError:
+                    raise ResultsError(f"{path}: line {i + 2}: {col} is not a number: {v!r}") \
+                        from None
+        return out
+
+    return {
+        "id": num("id").astype(np.int64),
+        "src": num("src", -1), "dst": num("dst", -1),
+        "size": num("size_bytes"), "start_ps": num("start_ps"),
+        "finish_ps": num("finish_ps"), "fct_ps": num("fct_ps"),
+        "ideal_ps": num("ideal_fct_ps"), "slowdown": num("slowdown"),
+        "tag": [r.get("tag") or "" for r in rows],
+        "cc": [r.get("cc") or "" for r in rows],
+    }
+
+
+def load_series(d, name, columns):
+    """A monitor CSV (queues/ports/rates) as {column: float array}, found by
+    header name so extra columns do not matter.  None when the file is absent."""
+    path = os.path.join(d, name)
+    if not os.path.isfile(path):
+        return None
+    header = [h.strip() for h in _header(path)]
+    missing = [c for c in columns if c not in header]
+    if missing:
+        raise ResultsError(f"{path}: missing column(s) {', '.join(missing)} "
+                           f"(header is {','.join(header) or 'empty'})")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # loadtxt warns on a header-only file
+        try:
+            data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2, dtype=float)
+        except ValueError as e:
+            raise ResultsError(f"{path}: not numeric CSV: {e}") from None
+    if data.size == 0:
+        data = np.zeros((0, len(header)))
+    if data.shape[1] != len(header):
+        raise ResultsError(f"{path}: {data.shape[1]} fields per row but {len(header)} in header")
+    return {c: data[:, header.index(c)] for c in columns}
+
+
+QUEUE_COLS = ["time_ps", "node", "port", "priority", "bytes"]
+PORT_COLS = ["time_ps", "node", "port", "tx_bytes", "pause_sent", "pause_received", "paused_mask"]
+RATE_COLS = ["time_ps", "flow", "rate_bps", "window_bytes", "snd_una", "snd_nxt"]
+
+
+def monitor_interval_ps(scenario, *series):
+    """The monitor sampling interval: monitors.interval from scenario.yaml, or
+    else the smallest gap between sample times seen in the monitor files
+    (rows are written only for active ports/queues, but the smallest gap is
+    still one interval)."""
+    v = parse_quantity(get(scenario, "monitors.interval"))
+    if v and v > 0:
+        return float(round(v * 1e12))
+    times = [np.unique(s["time_ps"]) for s in series if s is not None and s["time_ps"].size]
+    gaps = [np.diff(t) for t in times if t.size > 1]
+    gaps = [g[g > 0].min() for g in gaps if (g > 0).any()]
+    return float(min(gaps)) if gaps else None
+
+
+def time_grid(times, interval_ps):
+    """Every sample instant from the first to the last seen time: the monitor
+    files omit idle rows, which the plots must show as zeros."""
+    if times.size == 0:
+        return np.zeros(0)
+    t0, t1 = float(times.min()), float(times.max())
+    if not interval_ps:
+        return np.unique(times)
+    n = int(round((t1 - t0) / interval_ps)) + 1
+    if n > 2_000_000:  # a pathological interval; fall back to the samples seen
+        return np.unique(times)
+    return t0 + interval_ps * np.arange(n)
+
+
+def grid_index(grid, times, interval_ps):
+    if interval_ps and grid.size and np.allclose(np.diff(grid), interval_ps):
+        idx = np.rint((times - grid[0]) / interval_ps).astype(np.int64)
+        return np.clip(idx, 0, grid.size - 1)
+    return np.searchsorted(grid, times)
+
+
+def node_kinds(queues, ports):
+    """Which node ids are switches: the ones with queues in queues.csv (only
+    switch queues are written) or with a port other than 0 (hosts have one)."""
+    sw = set()
+    if queues is not None:
+        sw.update(int(n) for n in np.unique(queues["node"]))
+    if ports is not None and ports["node"].size:
+        sw.update(int(n) for n in np.unique(ports["node"][ports["port"] > 0]))
+    return sw
+
+
+def node_label(node, switches):
+    return f"switch {node}" if node in switches else f"host {node}"
+
+
+# --------------------------------------------------------------------------
+# Statistics.
+
+def size_bins(sizes, nbins=10):
+    """Upper size bounds of up to `nbins` bins holding about equal numbers of
+    flows (flow-size percentiles, as in the HPCC paper's slowdown plots), never
+    splitting flows of one size across two bins."""
+    s = np.sort(np.asarray(sizes, dtype=float))
+    s = s[np.isfinite(s)]
+    if s.size == 0:
+        return []
+    uniq, counts = np.unique(s, return_counts=True)
+    target = s.size / float(nbins)
+    edges, acc, last = [], 0, 0
+    for u, c in zip(uniq, counts):
+        acc += c
+        if acc - last >= target - 1e-9:
+            edges.append(float(u))
+            last = acc
+    if acc > last:  # flows left over after the last full bin
+        if edges and acc - last < target / 2:
+            edges[-1] = float(uniq[-1])  # too few for a bin of their own
+        else:
+            edges.append(float(uniq[-1]))
+    return edges
+
+
+def slowdown_by_size(flows, edges):
+    """Per size bin: (upper bound, cumulative % of all completed flows at the
+    bound, count, p50, p95, p99) over completed flows."""
+    done = np.isfinite(flows["slowdown"])
+    size, sd = flows["size"][done], flows["slowdown"][done]
+    out, lo, total = [], -np.inf, max(int(done.sum()), 1)
+    for hi in edges:
+        sel = (size > lo) & (size <= hi)
+        v = sd[sel]
+        cum = 100.0 * np.count_nonzero(size <= hi) / total
+        out.append({"upper": hi, "cum_pct": cum, "count": int(v.size),
+                    "p50": percentile(v, 50), "p95": percentile(v, 95),
+                    "p99": percentile(v, 99)})
+        lo = hi
+    return out
+
+
+def flow_throughput(flows, rates, mtu):
+    """Per-flow delivered throughput from rates.csv: the change of snd_una
+    (packets acknowledged) times the mtu over each sample interval.  Each flow
+    starts at 0 packets at start_ps and, when it finished, ends with all its
+    bytes at finish_ps, so the first and last partial intervals count.
+    Returns {flow id: (times_ps, bits_per_s, cc_rate_bps)}."""
+    out = {}
+    if rates is None or rates["time_ps"].size == 0:
+        return out
+    order = np.lexsort((rates["time_ps"], rates["flow"]))
+    fid, t = rates["flow"][order], rates["time_ps"][order]
+    una, cc_rate = rates["snd_una"][order], rates["rate_bps"][order]
+    start = {}
+    if flows is not None:
+        for i, f in enumerate(flows["id"]):
+            start[int(f)] = (flows["start_ps"][i], flows["finish_ps"][i], flows["size"][i])
+    cuts = np.flatnonzero(np.diff(fid)) + 1
+    for lo, hi in zip(np.r_[0, cuts], np.r_[cuts, fid.size]):
+        f = int(fid[lo])
+        tt, bytes_ = t[lo:hi], una[lo:hi] * mtu
+        rr = cc_rate[lo:hi]
+        if f in start:
+            s, fin, size = start[f]
+            bytes_ = np.minimum(bytes_, size)
+            if np.isfinite(s) and s < tt[0]:
+                tt, bytes_, rr = np.r_[s, tt], np.r_[0.0, bytes_], np.r_[rr[0], rr]
+            if np.isfinite(fin) and fin > tt[-1]:
+                tt, bytes_, rr = np.r_[tt, fin], np.r_[bytes_, size], np.r_[rr, rr[-1]]
+        if tt.size < 2:
+            continue
+        dt = np.diff(tt)
+        ok = dt > 0
+        bps = np.diff(bytes_)[ok] * 8 / (dt[ok] * 1e-12)
+        out[f] = (tt[1:][ok], bps, rr[1:][ok])
+    return out
+
+
+def cdf(values):
+    v = np.sort(np.asarray(values, dtype=float))
+    v = v[np.isfinite(v)]
+    return v, np.arange(1, v.size + 1) / max(v.size, 1)
+
+
+def time_scale(max_ps):
+    """(divisor, unit) putting a time axis in us or ms as fits."""
+    if max_ps >= 2e9:  # >= 2 ms
+        return 1e9, "ms"
+    return 1e6, "\u00b5s"
+
+
+# --------------------------------------------------------------------------
+# Sweeps.
+
+# Column names (normalised: lower case, '.' -> '_') that are results, not
+# parameters, in a sweep.csv; anything else is taken to be a swept parameter
+# unless --param says otherwise.
+_METRIC_PREFIXES = ("slowdown", "drops", "pfc", "pause", "ecn", "cnp", "fct", "flows",
+                    "run_", "sim_", "wall", "cpu", "events", "peak_rss", "acks", "naks",
+                    "retransmit", "timeouts", "conservation", "all_flows", "throughput",
+                    "goodput", "completed", "total", "incomplete")
+_ID_COLUMNS = {"point", "index", "idx", "i", "dir", "results", "results_dir", "path",
+               "output", "label", "name", "status", "error", "exit_code", "ok"}
+
+
+def norm_col(c):
+    return c.strip().lower().replace(".", "_").replace("-", "_")
+
+
+def load_sweep(d):
+    """sweep.csv as (header, rows as dicts); None when absent."""
+    path = os.path.join(d, "sweep.csv")
+    if not os.path.isfile(path):
+        return None
+    with open(path, newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        rows = list(reader)
+        header = [h for h in (reader.fieldnames or [])]
+    if not header:
+        raise ResultsError(f"{path}: empty file")
+    return header, rows
+
+
+def sweep_columns(header, param=None, metric="slowdown_p99"):
+    """(parameter columns, metric column) of a sweep.csv header.  The first
+    parameter column goes on the x axis; `param` and `metric` may name
+    columns with '.' or '_' interchangeably."""
+    by_norm = {norm_col(h): h for h in header}
+    m = by_norm.get(norm_col(metric))
+    if m is None:
+        raise ResultsError(f"sweep.csv has no column '{metric}' "
+                           f"(columns: {', '.join(header)}); choose one with --metric")
+    params = [h for h in header
+              if h != m and norm_col(h) not in _ID_COLUMNS
+              and not norm_col(h).startswith(_METRIC_PREFIXES)]
+    if param is not None:
+        p = by_norm.get(norm_col(param))
+        if p is None:
+            raise ResultsError(f"sweep.csv has no column '{param}' (columns: {', '.join(header)})")
+        params = [p] + [h for h in params if h != p]
+    if not params:
+        raise ResultsError("sweep.csv has no parameter column (every column looks like a "
+                           f"result: {', '.join(header)}); name one with --param")
+    return params, m

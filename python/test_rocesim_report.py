@@ -1,0 +1,369 @@
+"""Tests of rocesim_report.py (`rocesim report` / `rocesim compare`) on small
+hand-written results directories.
+
+Run: python3 -m unittest discover -s python -p "test_*.py"   (ctest: python_report)
+
+The script runs as a child process, as `rocesim report` runs it, under the
+first interpreter that can import matplotlib and numpy (ROCESIM_PYTHON,
+this one, python3 on PATH, /usr/bin/python3): the python3 running the tests
+may be a pyenv or venv one without the Debian packages.  The tests are
+skipped only when no interpreter has them.
+"""
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(HERE, "rocesim_report.py")
+
+
+def _find_python():
+    cands = [os.environ.get("ROCESIM_PYTHON"), sys.executable, shutil.which("python3"),
+             "/usr/bin/python3"]
+    for c in cands:
+        if not c:
+            continue
+        try:
+            r = subprocess.run([c, "-c", "import matplotlib, numpy"], capture_output=True,
+                               timeout=120)
+        except (OSError, subprocess.TimeoutExpired):
+            continue
+        if r.returncode == 0:
+            return c
+    return None
+
+
+PYTHON = _find_python()
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def run(*args):
+    r = subprocess.run([PYTHON, SCRIPT, *args], capture_output=True, text=True, timeout=300)
+    return r.returncode, r.stdout + r.stderr
+
+
+def py_eval(code):
+    """Runs `code` (which prints JSON) with python/ on sys.path, in PYTHON."""
+    r = subprocess.run([PYTHON, "-c", f"import sys; sys.path.insert(0, {HERE!r})\n" + code],
+                       capture_output=True, text=True, timeout=120)
+    if r.returncode != 0:
+        raise AssertionError(r.stderr)
+    return json.loads(r.stdout)
+
+
+# --------------------------------------------------------------------------
+# Synthetic results.
+
+MTU = 1000
+INTERVAL_PS = 10_000_000  # 10 us
+
+
+def write_flows(d, flows):
+    with open(os.path.join(d, "flows.csv"), "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["id", "src", "dst", "size_bytes", "start_ps", "finish_ps", "fct_ps",
+                    "ideal_fct_ps", "slowdown", "cc", "tag", "ecn_marked", "cnps"])
+        for i, (size, start, fct, ideal, tag) in enumerate(flows):
+            if fct is None:
+                w.writerow([i, 1, 0, size, start, "", "", ideal, "", "dcqcn", tag, 0, 0])
+            else:
+                w.writerow([i, 1, 0, size, start, start + fct, fct, ideal,
+                            f"{fct / ideal:.6f}", "dcqcn", tag, 3, 1])
+
+
+def summary(name, p50, p95, p99, drops, pauses, ecn, completed, total, sim_s=0.002, cpu=0.25):
+    return {
+        "name": name, "seed": 7,
+        "flows": {"total": total, "completed": completed, "incomplete": total - completed},
+        "slowdown": {"p50": p50, "p95": p95, "p99": p99, "mean": p50, "max": p99},
+        "drops": {"total": drops, "buffer_full": drops, "headroom_overflow": 0, "wred": 0},
+        "pfc": {"pause_frames_sent": pauses, "pause_frames_received": pauses},
+        "ecn_marks": ecn, "cnps_sent": 5, "cnps_received": 5, "events": 12345,
+        "sim_seconds": sim_s, "all_flows_done": completed == total,
+        "run": {"wall_seconds": 0.3, "cpu_seconds": cpu, "peak_rss_bytes": 5_000_000,
+                "events_per_second": 41150.0},
+    }
+
+
+SCENARIO = """name: synth
+seed: 7
+duration: 2ms
+topology: {type: star, hosts: 5, host_link: {rate: 100Gbps, delay: 1us}}
+host: {mtu: 1000B, cc: dcqcn}
+monitors: {interval: 10us}
+"""
+
+
+def make_run(d, name="synth", monitors=True, slow=1.0, pauses=4242):
+    """A results directory: 20 flows of 4 sizes (one unfinished) and, with
+    monitors, queue/port/rate series with a PFC burst on switch 5."""
+    os.makedirs(d, exist_ok=True)
+    flows = []
+    for i in range(20):
+        size = [1_000, 10_000, 100_000, 1_000_000][i % 4]
+        ideal = size * 80 + 2_000_000  # ps: 100 Gb/s plus 2 us base RTT
+        fct = None if i == 19 else int(ideal * slow * (1 + 0.1 * (i % 5)))
+        flows.append((size, 1_000_000 * i, fct, ideal, "mice" if size < 1e6 else "elephant"))
+    write_flows(d, flows)
+    with open(os.path.join(d, "summary.json"), "w") as f:
+        json.dump(summary(name, 1.1 * slow, 1.3 * slow, 12.345 * slow, 3, pauses, 777, 19, 20),
+                  f)
+    with open(os.path.join(d, "scenario.yaml"), "w") as f:
+        f.write(SCENARIO.replace("synth", name))
+    if not monitors:
+        return
+    with open(os.path.join(d, "queues.csv"), "w") as f:
+        f.write("time_ps,node,port,priority,bytes\n")
+        for k in range(1, 50):
+            t = k * INTERVAL_PS
+            f.write(f"{t},5,0,3,{(k % 10) * 10_000}\n")
+            if k % 3 == 0:
+                f.write(f"{t},5,2,3,5000\n")
+    with open(os.path.join(d, "ports.csv"), "w") as f:
+        f.write("time_ps,node,port,tx_bytes,pause_sent,pause_received,paused_mask\n")
+        for k in range(0, 50):
+            t = k * INTERVAL_PS
+            # 62500 B per 10 us = 50 Gb/s on switch 5 port 0 and host 1.
+            f.write(f"{t},5,0,62500,{2 if 10 <= k < 20 else 0},0,0\n")
+            f.write(f"{t},1,0,62500,0,{2 if 10 <= k < 20 else 0},{8 if 10 <= k < 20 else 0}\n")
+    with open(os.path.join(d, "rates.csv"), "w") as f:
+        f.write("time_ps,flow,rate_bps,window_bytes,snd_una,snd_nxt\n")
+        # Flow 3 (1 MB, starts at 3 us): 62.5 packets of 1000 B per 10 us = 50 Gb/s.
+        for k in range(1, 16):
+            t = 3_000_000 + k * INTERVAL_PS
+            una = int(62.5 * k)
+            f.write(f"{t},3,50000000000,0,{una},{una + 10}\n")
+
+
+@unittest.skipUnless(PYTHON, "no python3 with matplotlib and numpy "
+                     "(apt-get install python3-matplotlib python3-numpy)")
+class ReportTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="rocesim_report_test_")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def path(self, *p):
+        return os.path.join(self.tmp, *p)
+
+    def assert_png(self, path):
+        self.assertTrue(os.path.isfile(path), f"{path} missing")
+        with open(path, "rb") as f:
+            data = f.read()
+        self.assertTrue(data.startswith(PNG_MAGIC), path)
+        self.assertGreater(len(data), 5000, f"{path} is suspiciously small")
+
+    # -- report -------------------------------------------------------------
+
+    def test_report_draws_every_plot_and_embeds_them(self):
+        make_run(self.path("run"))
+        code, out = run("report", self.path("run"))
+        self.assertEqual(code, 0, out)
+        rep = self.path("run", "report")
+        pngs = ["slowdown_by_size.png", "fct_cdf.png", "flow_throughput.png",
+                "port_throughput.png", "queue_occupancy.png", "pause_frames.png",
+                "pause_heatmap.png"]
+        for p in pngs:
+            self.assert_png(os.path.join(rep, p))
+        with open(os.path.join(rep, "report.html")) as f:
+            page = f.read()
+        self.assertEqual(page.count('src="data:image/png;base64,'), len(pngs))
+        self.assertNotIn('src="slowdown', page)  # self-contained: no file references
+        self.assertIn("rocesim report: synth", page)  # scenario name
+        for number in ("12.345", "4,242", "777", "19", "0.25"):  # p99, pauses, ECN, done, CPU
+            self.assertIn(f">{number}<", page)
+        self.assertNotIn("skipped", page)
+
+    def test_report_output_dir_option(self):
+        make_run(self.path("run"))
+        code, out = run("report", self.path("run"), "-o", self.path("elsewhere"))
+        self.assertEqual(code, 0, out)
+        self.assertTrue(os.path.isfile(self.path("elsewhere", "report.html")))
+        self.assertFalse(os.path.exists(self.path("run", "report")))
+
+    def test_missing_monitor_files_are_skipped_with_a_note(self):
+        make_run(self.path("run"), monitors=False)
+        code, out = run("report", self.path("run"))
+        self.assertEqual(code, 0, out)
+        rep = self.path("run", "report")
+        self.assert_png(os.path.join(rep, "slowdown_by_size.png"))
+        self.assert_png(os.path.join(rep, "fct_cdf.png"))
+        for p in ("flow_throughput.png", "port_throughput.png", "queue_occupancy.png",
+                  "pause_frames.png", "pause_heatmap.png"):
+            self.assertFalse(os.path.exists(os.path.join(rep, p)), p)
+        with open(os.path.join(rep, "report.html")) as f:
+            page = f.read()
+        self.assertEqual(page.count("data:image/png;base64,"), 2)
+        for f in ("rates.csv", "ports.csv", "queues.csv"):
+            self.assertIn(f"skipped, {f} not in the results", page)
+
+    def test_run_without_pauses_notes_it(self):
+        make_run(self.path("run"))
+        # Rewrite ports.csv with no pause frames at all.
+        p = self.path("run", "ports.csv")
+        with open(p) as f:
+            rows = [r.split(",") for r in f.read().splitlines()]
+        with open(p, "w") as f:
+            f.write(",".join(rows[0]) + "\n")
+            for r in rows[1:]:
+                r[4] = "0"
+                f.write(",".join(r) + "\n")
+        code, out = run("report", self.path("run"))
+        self.assertEqual(code, 0, out)
+        self.assertIn("no PFC pause frames were sent", out)
+        self.assertFalse(os.path.exists(self.path("run", "report", "pause_heatmap.png")))
+        self.assert_png(self.path("run", "report", "port_throughput.png"))
+
+    def test_only_flows_csv(self):
+        make_run(self.path("run"), monitors=False)
+        for f in ("summary.json", "scenario.yaml"):
+            os.remove(self.path("run", f))
+        code, out = run("report", self.path("run"))
+        self.assertEqual(code, 0, out)
+        with open(self.path("run", "report", "report.html")) as f:
+            self.assertIn("summary.json is missing", f.read())
+
+    # -- bad input -----------------------------------------------------------
+
+    def test_bad_directories_exit_2(self):
+        os.makedirs(self.path("empty"))
+        make_run(self.path("badjson"), monitors=False)
+        with open(self.path("badjson", "summary.json"), "w") as f:
+            f.write("{not json")
+        make_run(self.path("badcsv"), monitors=False)
+        with open(self.path("badcsv", "flows.csv"), "w") as f:
+            f.write("a,b,c\n1,2,3\n")
+        with open(self.path("afile"), "w") as f:
+            f.write("x")
+        cases = {"missing": "no such directory", "empty": "not a rocesim results directory",
+                 "badjson": "not valid JSON", "badcsv": "missing column",
+                 "afile": "not a directory"}
+        for name, msg in cases.items():
+            for cmd in ("report", "compare"):
+                code, out = run(cmd, self.path(name))
+                self.assertEqual(code, 2, f"{cmd} {name}: {out}")
+                self.assertIn(msg, out, f"{cmd} {name}")
+                self.assertIn(name, out)
+                self.assertNotIn("Traceback", out)
+
+    def test_usage_errors_exit_2(self):
+        self.assertEqual(run()[0], 2)
+        self.assertEqual(run("report")[0], 2)
+        self.assertEqual(run("compare")[0], 2)
+        make_run(self.path("a"), monitors=False)
+        make_run(self.path("b"), monitors=False)
+        code, out = run("compare", self.path("a"), self.path("b"), "--labels", "x")
+        self.assertEqual(code, 2, out)
+        self.assertIn("--labels has 1 label(s) for 2", out)
+
+    # -- compare -------------------------------------------------------------
+
+    def test_compare_table_has_each_runs_numbers(self):
+        make_run(self.path("r", "fast"), name="fast", monitors=False, slow=1.0, pauses=10)
+        make_run(self.path("r", "slow"), name="slow", monitors=False, slow=2.0, pauses=20)
+        code, out = run("compare", self.path("r", "fast"), self.path("r", "slow"),
+                        "--labels", "A,B")
+        self.assertEqual(code, 0, out)
+        outdir = self.path("r", "compare")  # default: the common parent's compare/
+        with open(os.path.join(outdir, "compare.csv")) as f:
+            rows = list(csv.DictReader(f))
+        self.assertEqual([r["label"] for r in rows], ["A", "B"])
+        a, b = rows
+        self.assertAlmostEqual(float(a["slowdown_p99"]), 12.345)
+        self.assertAlmostEqual(float(b["slowdown_p99"]), 24.69)
+        self.assertAlmostEqual(float(b["slowdown_p50"]), 2.2)
+        self.assertEqual((a["pause_frames"], b["pause_frames"]), ("10", "20"))
+        self.assertEqual((a["flows_completed"], a["flows_total"]), ("19", "20"))
+        self.assertEqual(a["drops"], "3")
+        self.assertEqual(a["ecn_marks"], "777")
+        self.assertAlmostEqual(float(a["sim_ms"]), 2.0)
+        self.assertAlmostEqual(float(a["cpu_seconds"]), 0.25)
+        # The printed table: a header and one line per run, in order.
+        lines = [ln for ln in out.splitlines() if ln.startswith(("run", "A ", "B "))]
+        self.assertEqual(len(lines), 3, out)
+        self.assertIn("p99", lines[0])
+        self.assertIn("19/20", lines[1])
+        self.assertIn("12.345", lines[1])
+        self.assertIn("24.690", lines[2])
+        for p in ("slowdown_by_size.png", "fct_cdf.png"):
+            self.assert_png(os.path.join(outdir, p))
+        with open(os.path.join(outdir, "compare.html")) as f:
+            page = f.read()
+        self.assertEqual(page.count("data:image/png;base64,"), 2)
+        self.assertIn(">24.690<", page)
+
+    def test_compare_default_labels_and_output(self):
+        make_run(self.path("x", "one"), monitors=False)
+        make_run(self.path("y", "two"), monitors=False)
+        code, out = run("compare", self.path("x", "one"), self.path("y", "two"),
+                        "-o", self.path("cmp"))
+        self.assertEqual(code, 0, out)
+        with open(self.path("cmp", "compare.csv")) as f:
+            self.assertEqual([r["label"] for r in csv.DictReader(f)], ["one", "two"])
+
+    def test_compare_sweep_plots_metric_against_first_parameter(self):
+        os.makedirs(self.path("sweep"))
+        with open(self.path("sweep", "sweep.csv"), "w") as f:
+            f.write("point,switch.ecn.kmin,host.cc,flows_completed,slowdown_p50,slowdown_p99,"
+                    "pause_frames\n")
+            for i, (k, cc) in enumerate([(k, cc) for cc in ("dcqcn", "dctcp")
+                                         for k in ("40KB", "100KB", "400KB")]):
+                f.write(f"{i},{k},{cc},10,{1 + i / 10},{3 + i},{100 * i}\n")
+        code, out = run("compare", self.path("sweep"))
+        self.assertEqual(code, 0, out)
+        self.assertIn("slowdown_p99 vs switch.ecn.kmin (lines: host.cc), 6 points", out)
+        self.assert_png(self.path("sweep", "compare", "sweep_sweep.png"))
+        code, out = run("compare", self.path("sweep"), "--metric", "pause_frames",
+                        "--param", "host.cc", "-o", self.path("o2"))
+        self.assertEqual(code, 0, out)
+        self.assertIn("pause_frames vs host.cc (lines: switch.ecn.kmin)", out)
+        code, out = run("compare", self.path("sweep"), "--metric", "nope")
+        self.assertEqual(code, 2, out)
+        self.assertIn("no column 'nope'", out)
+
+    # -- the statistics behind the plots ------------------------------------
+
+    def test_statistics(self):
+        got = py_eval("""
+import json, numpy as np, rocesim_data as rd
+print(json.dumps({
+  "pct": [rd.percentile([1, 2, 3, 4], 50), rd.percentile([1, 2, 3, 4], 99),
+          rd.percentile(range(1, 101), 95)],
+  "bins": rd.size_bins([1] * 5 + [2] * 5 + [3] * 10, 4),
+  "qty": [rd.parse_quantity(x) for x in ("400KB", "4KiB", "20us", "100Gbps", "1/16", "0.2",
+                                          "dcqcn")],
+  "size": [rd.fmt_size(x) for x in (999, 250_000, 1_500_000)],
+}))""")
+        self.assertEqual(got["pct"], [2, 4, 95])  # nearest rank, as summary.json
+        self.assertEqual(got["bins"], [1, 2, 3])  # equal sizes never split across bins
+        self.assertEqual(got["qty"], [400_000, 4096, 20e-6, 100e9, 0.0625, 0.2, None])
+        self.assertEqual(got["size"], ["999B", "250KB", "1.5MB"])
+
+    def test_flow_throughput_from_snd_una(self):
+        make_run(self.path("run"))
+        got = py_eval(f"""
+import json, rocesim_data as rd
+d = {self.path("run")!r}
+fl = rd.load_flows(d)
+rates = rd.load_series(d, "rates.csv", rd.RATE_COLS)
+thr = rd.flow_throughput(fl, rates, rd.scenario_mtu(rd.load_scenario(d)))
+t, bps, rate = thr[3]
+print(json.dumps({{"bps": list(bps), "interval": rd.monitor_interval_ps(rd.load_scenario(d))}}))
+""")
+        self.assertEqual(got["interval"], INTERVAL_PS)
+        # Whole 10 us intervals in the middle carry exactly 50 Gb/s (62.5 packets x 1000 B).
+        mid = got["bps"][2:-2]
+        self.assertTrue(mid)
+        for v in mid:
+            self.assertAlmostEqual(v / 1e9, 50.0, delta=0.5)
+
+
+if __name__ == "__main__":
+    unittest.main()
