@@ -129,8 +129,6 @@ std::string ImportHpccConfig(const std::string& config_path, const std::string& 
              fmt::format("mode {} is not supported (1 DCQCN, 3 HPCC, 7 TIMELY, 8 DCTCP)", cc_mode));
   }
   const std::string name = fs::path(output_path).stem().string();
-  line(fmt::format("# Imported from the HPCC simulator config {} by `rocesim import-hpcc`.",
-                   config_path));
   line(fmt::format("name: {}", name.empty() ? "imported" : name));
   line("seed: 1");
   if (c.Has("SIMULATOR_STOP_TIME"))
@@ -228,7 +226,9 @@ std::string ImportHpccConfig(const std::string& config_path, const std::string& 
     }
     y = header + "\n" + y;
   }
-  return y;
+  return fmt::format("# Imported from the HPCC simulator config {} by `rocesim import-hpcc`.\n",
+                     config_path) +
+         y;
 }
 
 }  // namespace rocesim

@@ -1,0 +1,19 @@
+// The subcommands of the rocesim command line, one file each.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rocesim {
+
+// `rocesim run SCENARIO [-o DIR] [--seed N] [--set k=v ...] [-q]`.
+int RunCommand(const std::string& file, std::string out_dir, std::optional<uint64_t> seed,
+               const std::vector<std::string>& sets, bool quiet);
+// `rocesim report|compare ...`: execs python/rocesim_report.py (argv[1] is the command).
+int RunPythonTool(int argc, char** argv);
+// `rocesim import-hpcc CONFIG -o SCENARIO.yaml`.
+int ImportHpccCommand(const std::string& config, const std::string& out);
+
+}  // namespace rocesim

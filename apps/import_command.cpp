@@ -1,0 +1,24 @@
+// `rocesim import-hpcc CONFIG -o SCENARIO.yaml`: writes a scenario that runs
+// an HPCC ns-3 simulator experiment (src/scenario/hpcc_config_import.h).
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "apps/commands.h"
+#include "scenario/hpcc_config_import.h"
+
+namespace rocesim {
+
+int ImportHpccCommand(const std::string& config, const std::string& out) {
+  const std::string yaml = ImportHpccConfig(config, out);
+  const std::filesystem::path dir = std::filesystem::path(out).parent_path();
+  if (!dir.empty()) std::filesystem::create_directories(dir);
+  std::ofstream file(out);
+  if (!file) throw std::runtime_error(fmt::format("cannot write '{}'", out));
+  file << yaml;
+  fmt::print("wrote {}; run it with: rocesim run {}\n", out, out);
+  return 0;
+}
+
+}  // namespace rocesim

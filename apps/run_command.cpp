@@ -1,0 +1,87 @@
+// `rocesim run`: load the scenario, build and run it with a progress line on
+// a terminal, write the results directory, print a short summary.
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+
+#include "apps/commands.h"
+#include "scenario/scenario_reader.h"
+#include "sim/simulation.h"
+#include "stats/results_writer.h"
+
+namespace rocesim {
+namespace {
+
+// A one-line progress display on a terminal; silent when stderr is piped.
+class Progress {
+ public:
+  Progress(Time stop, bool enabled) : stop_(stop), enabled_(enabled) {}
+  void Update(Time now, uint64_t events) {
+    if (!enabled_) return;
+    const auto t = std::chrono::steady_clock::now();
+    const double wall = std::chrono::duration<double>(t - start_).count();
+    if (wall - last_ < 0.25) return;
+    last_ = wall;
+    const double frac = static_cast<double>(now) / static_cast<double>(stop_);
+    const double eta = frac > 0 ? wall * (1 - frac) / frac : 0;
+    std::fprintf(stderr, "\r  sim %.3f ms / %.3f ms  %.2f M events/s  ETA %.0f s   ",
+                 ToSeconds(now) * 1e3, ToSeconds(stop_) * 1e3,
+                 static_cast<double>(events) / wall / 1e6, eta);
+    shown_ = true;
+  }
+  void Clear() {
+    if (shown_) std::fprintf(stderr, "\r%80s\r", "");
+  }
+
+ private:
+  Time stop_;
+  bool enabled_;
+  bool shown_ = false;
+  double last_ = 0;
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
+void PrintSummary(const nlohmann::json& s, const std::string& dir) {
+  fmt::print("rocesim: {} (seed {})\n", s["name"].get<std::string>(), s["seed"].get<uint64_t>());
+  fmt::print("  flows     {}/{} completed   slowdown p50 {:.3f}  p95 {:.3f}  p99 {:.3f}\n",
+             s["flows"]["completed"].get<uint64_t>(), s["flows"]["total"].get<uint64_t>(),
+             s["slowdown"]["p50"].get<double>(), s["slowdown"]["p95"].get<double>(),
+             s["slowdown"]["p99"].get<double>());
+  const auto& d = s["drops"];
+  fmt::print("  drops     {} (headroom overflow {}, buffer full {}, wred {})\n",
+             d["total"].get<uint64_t>(), d["headroom_overflow"].get<uint64_t>(),
+             d["buffer_full"].get<uint64_t>(), d["wred"].get<uint64_t>());
+  fmt::print("  pfc       pause frames sent {}, received {}\n",
+             s["pfc"]["pause_frames_sent"].get<uint64_t>(),
+             s["pfc"]["pause_frames_received"].get<uint64_t>());
+  fmt::print("  ecn       marks {}, cnps sent {}\n", s["ecn_marks"].get<uint64_t>(),
+             s["cnps_sent"].get<uint64_t>());
+  const auto& r = s["run"];
+  fmt::print("  run       {:.3f} ms simulated, {} events, {:.2f} s wall, {:.2f} M events/s\n",
+             s["sim_seconds"].get<double>() * 1e3, s["events"].get<uint64_t>(),
+             r["wall_seconds"].get<double>(), r["events_per_second"].get<double>() / 1e6);
+  fmt::print("  results   {}/\n", dir);
+}
+
+}  // namespace
+
+int RunCommand(const std::string& file, std::string out_dir, std::optional<uint64_t> seed,
+               const std::vector<std::string>& sets, bool quiet) {
+  const Scenario scenario = LoadScenario(file, sets, seed);
+  if (out_dir.empty())
+    out_dir = scenario.output.dir.empty() ? "results/" + scenario.name : scenario.output.dir;
+  std::filesystem::create_directories(out_dir);
+  Simulation sim(scenario);
+  sim.EnableMonitors(out_dir);
+  Progress progress(scenario.duration, !quiet && isatty(STDERR_FILENO));
+  const RunStats stats = sim.Run([&](Time now, uint64_t ev) { progress.Update(now, ev); });
+  progress.Clear();
+  WriteResults(sim, stats, out_dir);
+  if (!quiet) PrintSummary(BuildSummary(sim, stats), out_dir);
+  return 0;
+}
+
+}  // namespace rocesim
