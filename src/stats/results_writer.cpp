@@ -105,10 +105,11 @@ void WriteResults(const Simulation& sim, const RunStats& stats, const std::strin
   {
     std::ofstream out = OpenOut(dir + "/flows.csv");
     out << "id,src,dst,size_bytes,start_ps,finish_ps,fct_ps,ideal_fct_ps,slowdown,cc,tag,"
-           "ecn_marked,cnps\n";
+           "ecn_marked,cnps,size_bucket\n";
     for (const Flow& fl : f.flows) {
-      const std::string tail = fmt::format("{},{},{},{}", CcName(sim.flow_cc()[fl.id]),
-                                           sim.flow_tags()[fl.id], fl.ecn_marked, fl.cnps_received);
+      const std::string tail =
+          fmt::format("{},{},{},{},{}", CcName(sim.flow_cc()[fl.id]), sim.flow_tags()[fl.id],
+                      fl.ecn_marked, fl.cnps_received, SizeBucket(fl.size_bytes));
       if (fl.Finished()) {
         out << fmt::format("{},{},{},{},{},{},{},{},{:.6f},{}\n", fl.id, fl.src, fl.dst,
                            fl.size_bytes, fl.start, fl.finish, fl.finish - fl.start, fl.ideal_fct,

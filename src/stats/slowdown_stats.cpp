@@ -20,6 +20,12 @@ constexpr Bucket kBuckets[] = {{"<10KB", 0, 10'000},
                                {">10MB", 10'000'000, INT64_MAX}};
 }  // namespace
 
+const char* SizeBucket(int64_t size_bytes) {
+  for (const Bucket& b : kBuckets)
+    if (size_bytes >= b.lo && size_bytes < b.hi) return b.name;
+  return kBuckets[0].name;
+}
+
 nlohmann::json GroupStats(const std::vector<const FlowOutcome*>& group) {
   std::vector<double> s;
   double fct = 0, sum = 0;
@@ -44,7 +50,7 @@ nlohmann::json GroupedSlowdowns(const std::vector<FlowOutcome>& flows) {
   for (const Bucket& b : kBuckets) {
     std::vector<const FlowOutcome*> g;
     for (const FlowOutcome& f : flows)
-      if (f.size_bytes >= b.lo && f.size_bytes < b.hi) g.push_back(&f);
+      if (SizeBucket(f.size_bytes) == b.name) g.push_back(&f);
     by_size[b.name] = GroupStats(g);
   }
   out["by_size"] = by_size;

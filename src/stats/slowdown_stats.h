@@ -18,6 +18,10 @@ struct FlowOutcome {
   std::string cc;
 };
 
+// The size bucket a flow falls in: "<10KB", "10KB-100KB", "100KB-1MB",
+// "1MB-10MB" or ">10MB".
+const char* SizeBucket(int64_t size_bytes);
+
 // {count, p50, p95, p99, mean, max, mean_fct_us} of a group (zeros if empty).
 nlohmann::json GroupStats(const std::vector<const FlowOutcome*>& group);
 
