@@ -144,6 +144,25 @@ TEST(WorkloadCdf, SamplesFollowTheCdfKolmogorovSmirnov) {
   }
 }
 
+TEST(WorkloadCdf, SampleMeanWithinTwoPercentAndSizesInRange) {
+  for (const std::string name :
+       {"websearch", "fb_hadoop", "datamining", "ali_storage_2019", "google_rpc_2008"}) {
+    const FlowSizeCdf cdf(Builtin(name));
+    Rng rng(11, 5);
+    const std::vector<CdfPoint>& p = cdf.points();
+    const double lo = std::max(1.0, p.front().size_bytes), hi = p.back().size_bytes;
+    constexpr int kN = 1'000'000;  // the heavy tails (1 GB in datamining) need many samples
+    double sum = 0;
+    for (int i = 0; i < kN; ++i) {
+      const int64_t v = cdf.Sample(rng);
+      ASSERT_GE(static_cast<double>(v), lo - 0.5) << name;
+      ASSERT_LE(static_cast<double>(v), hi + 0.5) << name;
+      sum += static_cast<double>(v);
+    }
+    EXPECT_NEAR(sum / kN / cdf.Mean(), 1.0, 0.02) << name;
+  }
+}
+
 TEST(WorkloadCdf, RejectsMalformedFiles) {
   EXPECT_THROW(ParseCdf("100 0\n200 50\n", "c.txt"), CdfError);            // no 100
   EXPECT_THROW(ParseCdf("100 0\n50 100\n", "c.txt"), CdfError);            // size decreases

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/packet.h"
@@ -26,6 +27,11 @@ class Routing {
 
   // Global port a switch forwards `pkt` to.
   uint32_t SelectPort(const Fabric& f, uint32_t node, const Packet& pkt) const;
+  // Every local port on a shortest path from switch `sw` to host `dst`.
+  std::span<const uint16_t> NextHops(uint32_t sw, uint32_t dst) const {
+    const Entry& e = table_[static_cast<size_t>(sw) * num_hosts_ + dst];
+    return {port_sets_.data() + e.offset, e.count};
+  }
   // Local port index chosen at switch `sw` for a flow's five-tuple.
   uint16_t SelectLocal(uint32_t sw, uint32_t src, uint32_t dst, uint16_t sport) const;
 
