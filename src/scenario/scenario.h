@@ -202,11 +202,14 @@ struct TrafficSpec {
 };
 
 struct MonitorConfig {
-  // Queue occupancy / port throughput / PFC state sampled every `interval`
-  // (0 = off) for the listed switch ports ("all" = every switch port).
+  // Queue occupancy, port throughput and PFC state, and every running flow's
+  // rate, sampled every `interval` (0 = off) within [start, end].
   Time interval = 0;
   Time start = 0;
   Time end = kTimeMax;
+  // Nodes whose ports and queues are recorded (node ids as in queues.csv);
+  // empty = all.
+  std::vector<int> nodes;
 };
 
 struct OutputConfig {

@@ -529,8 +529,11 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
 }
 
 void Reader::ReadMonitors(const Field& f, MonitorConfig& mc) const {
-  const Map m = ReadMap(f, {"interval", "start", "end"});
+  const Map m = ReadMap(f, {"interval", "start", "end", "nodes"});
   if (auto v = m.Get("interval")) mc.interval = TimeValue(*v, 0);
+  if (auto v = m.Get("nodes"))
+    for (const Field& item : List(*v, "a list of node ids like [16, 17]"))
+      mc.nodes.push_back(IntField(item, 0));
   if (auto v = m.Get("start")) mc.start = TimeValue(*v, 0);
   if (auto v = m.Get("end")) {
     mc.end = TimeValue(*v, 0);

@@ -219,7 +219,13 @@ Time Simulation::BaseRtt(const Flow& fl) const {
 
 void Simulation::EnableMonitors(const std::string& dir) {
   if (scenario_.monitors.interval <= 0) return;
-  monitor_ = std::make_unique<Monitor>(scenario_.monitors, dir);
+  for (int n : scenario_.monitors.nodes)
+    if (static_cast<size_t>(n) >= fabric_.nodes.size())
+      throw BuildError(
+          fmt::format("monitors.nodes: node {} does not exist (the topology has nodes "
+                      "0 to {})",
+                      n, fabric_.nodes.size() - 1));
+  monitor_ = std::make_unique<Monitor>(scenario_.monitors, dir, fabric_.nodes.size());
   fabric_.Schedule(scenario_.monitors.start, EventKind::kMonitor, 0);
 }
 
@@ -243,7 +249,8 @@ void Simulation::Dispatch(const Event& e) {
         const uint32_t id = start_order_[i];
         f.nics[f.flows[id].src].StartFlow(f, id);
       }
-      if (i < start_order_.size()) f.Schedule(f.flows[start_order_[i]].start, EventKind::kFlowStart, i);
+      if (i < start_order_.size())
+        f.Schedule(f.flows[start_order_[i]].start, EventKind::kFlowStart, i);
       break;
     }
     case EventKind::kQpTimeout:

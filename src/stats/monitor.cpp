@@ -17,10 +17,13 @@ std::FILE* OpenCsv(const std::string& path, const char* header) {
 }
 }  // namespace
 
-Monitor::Monitor(const MonitorConfig& /*cfg*/, const std::string& dir) {
+Monitor::Monitor(const MonitorConfig& cfg, const std::string& dir, size_t num_nodes)
+    : watched_(num_nodes, cfg.nodes.empty()), interval_(cfg.interval) {
+  for (int n : cfg.nodes) watched_.at(static_cast<size_t>(n)) = true;
   queues_ = OpenCsv(dir + "/queues.csv", "time_ps,node,port,priority,bytes\n");
-  ports_ = OpenCsv(dir + "/ports.csv",
-                   "time_ps,node,port,tx_bytes,pause_sent,pause_received,paused_mask\n");
+  ports_ =
+      OpenCsv(dir + "/ports.csv",
+              "time_ps,node,port,tx_bytes,utilization,pause_sent,pause_received,paused_mask\n");
   rates_ = OpenCsv(dir + "/rates.csv", "time_ps,flow,rate_bps,window_bytes,snd_una,snd_nxt\n");
 }
 
@@ -31,9 +34,16 @@ Monitor::~Monitor() {
 }
 
 void Monitor::Sample(const Fabric& f) {
-  if (last_.size() != f.ports.size()) last_.assign(f.ports.size(), PortCounters{});
+  const bool first = last_.empty();
+  if (first) {
+    // Per-interval counts start from the first sample (the window may open
+    // long after the run began).
+    last_.reserve(f.ports.size());
+    for (const Port& p : f.ports) last_.push_back(p.counters);
+  }
   for (size_t i = 0; i < f.ports.size(); ++i) {
     const Port& p = f.ports[i];
+    if (!watched_[p.node]) continue;
     const bool is_switch = f.nodes[p.node].is_switch;
     if (is_switch && p.queued_frames > 0) {
       for (int q = 0; q < kNumPriorities; ++q)
@@ -46,10 +56,13 @@ void Monitor::Sample(const Fabric& f) {
       if (p.Paused(q, f.now)) mask |= 1u << q;
     const PortCounters& c = p.counters;
     PortCounters& l = last_[i];
-    if (c.tx_bytes != l.tx_bytes || c.pause_sent != l.pause_sent ||
-        c.pause_received != l.pause_received || mask != 0) {
-      std::fprintf(ports_, "%lld,%u,%u,%llu,%llu,%llu,%u\n", static_cast<long long>(f.now), p.node,
-                   p.local, static_cast<unsigned long long>(c.tx_bytes - l.tx_bytes),
+    if (!first && (c.tx_bytes != l.tx_bytes || c.pause_sent != l.pause_sent ||
+                   c.pause_received != l.pause_received || mask != 0)) {
+      const uint64_t tx = c.tx_bytes - l.tx_bytes;
+      const double utilization =
+          static_cast<double>(tx) * 8 * kSecond / (static_cast<double>(interval_) * p.rate_bps);
+      std::fprintf(ports_, "%lld,%u,%u,%llu,%.4f,%llu,%llu,%u\n", static_cast<long long>(f.now),
+                   p.node, p.local, static_cast<unsigned long long>(tx), utilization,
                    static_cast<unsigned long long>(c.pause_sent - l.pause_sent),
                    static_cast<unsigned long long>(c.pause_received - l.pause_received), mask);
     }

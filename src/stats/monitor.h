@@ -1,13 +1,15 @@
 // Periodic time series of the fabric, written as CSV while the run goes:
 //   queues.csv  time_ps,node,port,priority,bytes      every non-empty switch queue
-//   ports.csv   time_ps,node,port,tx_bytes,pause_sent,pause_received,paused_mask
+//   ports.csv   time_ps,node,port,tx_bytes,utilization,pause_sent,pause_received,paused_mask
 //               per port with traffic or pause activity in the interval
-//               (counts are per interval; paused_mask has bit p set while
+//               (counts are per interval; utilization = tx_bytes x 8 over the
+//               interval at the port's rate; paused_mask has bit p set while
 //               priority p of that port's transmitter is paused)
 //   rates.csv   time_ps,flow,rate_bps,window_bytes,snd_una,snd_nxt
 //               per flow that has started and not finished (the QP's rate
 //               limiter and window as congestion control set them)
-// Only rows that carry information are written, so long runs stay compact.
+// Only rows that carry information are written, and only for the nodes the
+// scenario lists (monitors.nodes), so long runs stay compact.
 #pragma once
 
 #include <cstdio>
@@ -23,7 +25,8 @@ struct Fabric;
 
 class Monitor {
  public:
-  Monitor(const MonitorConfig& cfg, const std::string& dir);
+  // num_nodes: to turn monitors.nodes into a per-node filter.
+  Monitor(const MonitorConfig& cfg, const std::string& dir, size_t num_nodes);
   ~Monitor();
   Monitor(const Monitor&) = delete;
   Monitor& operator=(const Monitor&) = delete;
@@ -38,6 +41,8 @@ class Monitor {
   std::FILE* ports_ = nullptr;
   std::FILE* rates_ = nullptr;
   std::vector<PortCounters> last_;
+  std::vector<bool> watched_;  // per node
+  Time interval_ = 0;
 };
 
 }  // namespace rocesim
