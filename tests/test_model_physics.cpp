@@ -608,3 +608,29 @@ TEST(Physics, DumbbellVictimSuffersCongestionSpreading) {
 
 }  // namespace
 }  // namespace rocesim
+
+namespace rocesim {
+namespace {
+
+// Coalesced ACKs (ack_every 8) with a sender whose window holds only 4
+// packets: without the responder's ACK deadline the sender would wait for the
+// retransmission timeout after every window; with it each window is
+// acknowledged ack_delay after its first packet.
+TEST(Physics, CoalescedAcksDoNotStallAWindowLimitedSender) {
+  const SimRun r = RunYaml(R"(
+duration: 50ms
+topology: {type: star, hosts: 2}
+switch: {ecn: {enabled: false}}
+host: {ack_every: 8, ack_delay: 2us, cc: dctcp, dctcp: {max_window: 4000B}}
+traffic: [{type: flows, flows: [{src: 0, dst: 1, size: 400KB}]}]
+)");
+  const Flow& fl = r.fabric().flows[0];
+  ASSERT_TRUE(fl.Finished());
+  EXPECT_EQ(r.fabric().counters.timeouts, 0u);
+  // 100 windows of 4 packets, each acknowledged at most ~2 us + an RTT after it began.
+  EXPECT_LT(fl.finish - fl.start, 100 * (2 * kMicrosecond + 10 * kMicrosecond));
+  EXPECT_GE(r.fabric().counters.acks_sent, 100u);
+}
+
+}  // namespace
+}  // namespace rocesim

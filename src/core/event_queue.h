@@ -21,6 +21,7 @@ enum class EventKind : uint8_t {
   kQpTimeout,   // target: flow id; retransmission timer
   kMonitor,     // periodic sampling
   kCcTimer,     // target: flow id; arg: timer id (congestion-control timers)
+  kAckTimer,     // target: flow id; the responder's coalesced-ACK deadline
 };
 
 struct Event {

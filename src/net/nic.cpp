@@ -180,7 +180,7 @@ PktId Nic::Dequeue(Fabric& f) {
 void Nic::SendControl(Fabric& f, const Flow& flow, PktType type, uint32_t psn, bool ecn_echo,
                       Time echo_ts, PktId data) {
   const PktId id = f.pool.Alloc();
-  if (f.int_enabled && type == PktType::kAck) {
+  if (f.int_enabled && type == PktType::kAck && data != kNoPkt) {
     f.IntOf(id) = f.IntOf(data);
   }
   Packet& pkt = f.pool[id];
@@ -202,6 +202,18 @@ void Nic::SendControl(Fabric& f, const Flow& flow, PktType type, uint32_t psn, b
   p.queue[cfg_->control_priority].Push(f.pool, id);
   p.queued_frames++;
   f.KickPort(port_);
+}
+
+void Nic::SendAck(Fabric& f, Flow& flow, PktId data) {
+  f.counters.acks_sent++;
+  SendControl(f, flow, PktType::kAck, flow.rcv_next, flow.ce_since_ack, flow.last_rx_sent, data);
+  flow.since_ack = 0;
+  flow.ce_since_ack = false;
+}
+
+void Nic::OnAckTimer(Fabric& f, uint32_t id) {
+  Flow& flow = f.flows[id];
+  if (flow.since_ack > 0 && f.now >= flow.ack_due) SendAck(f, flow, kNoPkt);
 }
 
 void Nic::Receive(Fabric& f, PktId id) {
@@ -247,12 +259,15 @@ void Nic::OnData(Fabric& f, PktId id) {
   if (pkt.psn == flow.rcv_next) {
     flow.rcv_next++;
     flow.nak_outstanding = false;
+    flow.last_rx_sent = pkt.sent;
     if (++flow.since_ack >= static_cast<uint32_t>(cfg_->ack_every) ||
         flow.rcv_next == flow.packets) {
-      f.counters.acks_sent++;
-      SendControl(f, flow, PktType::kAck, flow.rcv_next, flow.ce_since_ack, pkt.sent, id);
-      flow.since_ack = 0;
-      flow.ce_since_ack = false;
+      SendAck(f, flow, id);
+    } else if (flow.since_ack == 1) {
+      // Coalescing: the first unacknowledged packet starts the ACK deadline,
+      // so a sender that stops (window, pause) is not left waiting.
+      flow.ack_due = f.now + cfg_->ack_delay;
+      f.Schedule(flow.ack_due, EventKind::kAckTimer, flow.id);
     }
   } else if (pkt.psn > flow.rcv_next) {
     // Sequence gap: the packet is discarded and one NAK asks for a go-back-N.

@@ -4,7 +4,8 @@
 //    first, then round-robin among ready QPs; a QP is ready when its rate
 //    limiter allows (next_avail), its window has room and its priority is
 //    not paused by the ToR.
-//  - Responder: ACK every `ack_every` in-order packets (and the last one),
+//  - Responder: ACK every `ack_every` in-order packets (and the last one, and
+//    whatever is pending `ack_delay` after the first unacknowledged packet),
 //    one NAK per gap, re-ACK of duplicates; as notification point (NP), at
 //    most one CNP per QP per `cnp_interval` for CE-marked packets.
 //  - Requester: cumulative ACKs, go-back-N on NAK or retransmission timeout.
@@ -34,6 +35,8 @@ class Nic {
 
   void StartFlow(Fabric& f, uint32_t flow);
   void OnTimeout(Fabric& f, uint32_t flow);
+  // The responder's coalesced-ACK deadline for `flow` passes.
+  void OnAckTimer(Fabric& f, uint32_t flow);
   // A congestion-control timer the flow's algorithm asked for fires.
   void OnCcTimer(Fabric& f, uint32_t flow, int timer);
 
@@ -47,6 +50,8 @@ class Nic {
   // `data` is the packet being answered (its send time and INT are echoed).
   void SendControl(Fabric& f, const Flow& flow, PktType type, uint32_t psn, bool ecn_echo,
                    Time echo_ts, PktId data);
+  // ACKs every in-order packet so far; `data` (or kNoPkt) is the packet whose INT it echoes.
+  void SendAck(Fabric& f, Flow& flow, PktId data);
   PktId MakeDataPacket(Fabric& f, Flow& flow);
   // Rate limiter: sets flow.next_avail after a data packet of `wire` bytes.
   void Pace(Fabric& f, Flow& flow, uint32_t wire, uint32_t payload);

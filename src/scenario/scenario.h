@@ -110,9 +110,10 @@ struct SwitchConfig {
 enum class CcKind { kNone, kDcqcn, kTimely, kDctcp, kHpcc };
 
 struct HostConfig {
-  int mtu_bytes = 1000;   // RDMA payload per packet
-  int header_bytes = 62;  // Eth 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4
-  int ack_every = 1;      // coalesce: ACK every n-th packet (and the last)
+  int mtu_bytes = 1000;                // RDMA payload per packet
+  int header_bytes = 62;               // Eth 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4
+  int ack_every = 1;                   // coalesce: ACK every n-th packet (and the last)
+  Time ack_delay = 10 * kMicrosecond;  // a coalesced ACK waits at most this long
   Time rto = 1 * kMillisecond;
   Time cnp_interval = 50 * kMicrosecond;  // NP: at most one CNP per QP per interval
   int control_priority = 6;               // ACK / NAK / CNP

@@ -218,12 +218,13 @@ void Reader::ReadSwitch(const Field& f, SwitchConfig& s) const {
 
 void Reader::ReadHost(const Field& f, HostConfig& h) const {
   const Map m =
-      ReadMap(f, {"mtu", "header_bytes", "ack_every", "rto", "cnp_interval", "control_priority",
+      ReadMap(f, {"mtu", "header_bytes", "ack_every", "ack_delay", "rto", "cnp_interval", "control_priority",
                   "dscp_of_priority", "ecn_capable", "cc", "dcqcn", "timely", "dctcp", "hpcc"});
   if (auto v = m.Get("mtu"))
     h.mtu_bytes = static_cast<int>(Size(*v, 1, std::numeric_limits<int>::max()));
   if (auto v = m.Get("header_bytes")) h.header_bytes = IntField(*v, 1);
   if (auto v = m.Get("ack_every")) h.ack_every = IntField(*v, 1);
+  if (auto v = m.Get("ack_delay")) h.ack_delay = TimeValue(*v, 1);
   if (auto v = m.Get("rto")) h.rto = TimeValue(*v, 1);
   if (auto v = m.Get("cnp_interval")) h.cnp_interval = TimeValue(*v, 0);
   if (auto v = m.Get("control_priority")) {

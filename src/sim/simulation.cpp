@@ -263,6 +263,9 @@ void Simulation::Dispatch(const Event& e) {
         if (next <= scenario_.monitors.end) f.Schedule(next, EventKind::kMonitor, 0);
       }
       break;
+    case EventKind::kAckTimer:
+      f.nics[f.flows[e.target].dst].OnAckTimer(f, e.target);
+      break;
     case EventKind::kCcTimer:
       f.nics[f.flows[e.target].src].OnCcTimer(f, e.target, static_cast<int>(e.arg));
       break;

@@ -49,6 +49,8 @@ struct Flow {
   uint32_t since_ack = 0;  // in-order packets not yet acknowledged (coalescing)
   bool nak_outstanding = false;
   bool ce_since_ack = false;
+  Time ack_due = 0;        // coalescing: ACK the pending packets by then
+  Time last_rx_sent = 0;   // send time of the newest in-order packet (echoed)
   Time last_cnp = -1;      // NP: time the last CNP went out for this QP
   bool sends_cnps = true;  // NP on: this flow's algorithm is signalled by CNPs
 
