@@ -95,7 +95,7 @@ TEST(EventQueue, ScheduledCountsEveryPush) {
 // (time, insertion number). Times come from a small range so ties are common;
 // both arbitrary times and the simulator's pattern (never earlier than the
 // last popped time) are exercised.
-void RandomAgainstReference(bool monotonic, uint64_t seed) {
+void RandomAgainstReference(bool monotonic, uint64_t seed, bool wide = false) {
   std::mt19937_64 rng(seed);
   EventQueue q;
   std::set<std::tuple<Time, uint64_t, uint32_t>> ref;  // (time, push number, target)
@@ -104,7 +104,11 @@ void RandomAgainstReference(bool monotonic, uint64_t seed) {
   for (int step = 0; step < 20'000; ++step) {
     const bool push = ref.empty() || rng() % 100 < 55;
     if (push) {
-      const Time t = (monotonic ? now : 0) + static_cast<Time>(rng() % 64);
+      // Wide: ties, the calendar's near horizon (a few us) and its overflow
+      // (up to 10 ms, many horizons ahead), as a fabric schedules them.
+      const uint64_t r = rng() % 10;
+      const Time span = !wide ? 64 : r < 5 ? 64 : r < 9 ? 10 * kMicrosecond : 10 * kMillisecond;
+      const Time t = (monotonic ? now : 0) + static_cast<Time>(rng() % static_cast<uint64_t>(span));
       const uint32_t target = static_cast<uint32_t>(rng());
       q.Push(t, EventKind::kLinkArrive, target);
       ref.emplace(t, pushes++, target);
@@ -137,6 +141,29 @@ TEST(EventQueue, RandomInterleavedMatchesReference) {
 
 TEST(EventQueue, RandomMonotonicMatchesReference) {
   RandomAgainstReference(true, 777);
+}
+
+TEST(EventQueue, WideRandomMonotonicMatchesReference) {
+  for (uint64_t seed : {1, 2, 3}) RandomAgainstReference(true, seed, /*wide=*/true);
+}
+
+TEST(EventQueue, WideRandomInterleavedMatchesReference) {
+  RandomAgainstReference(false, 4, /*wide=*/true);
+}
+
+// A lone event far beyond the horizon after a long idle gap, then events
+// at the same bucket from both the ring and the overflow heap.
+TEST(EventQueue, SparseAndFarEventsKeepOrder) {
+  EventQueue q;
+  q.Push(5 * kSecond, EventKind::kFlowStart, 1);
+  q.Push(3, EventKind::kFlowStart, 0);
+  EXPECT_EQ(q.Pop().target, 0u);
+  EXPECT_EQ(q.Top().time, 5 * kSecond);  // moves the cursor to the far bucket
+  q.Push(5 * kSecond, EventKind::kFlowStart, 2);
+  q.Push(5 * kSecond + 2 * kMicrosecond, EventKind::kFlowStart, 3);
+  q.Push(5 * kSecond + 1, EventKind::kFlowStart, 4);
+  for (uint32_t expected : {1u, 2u, 4u, 3u}) EXPECT_EQ(q.Pop().target, expected);
+  EXPECT_TRUE(q.Empty());
 }
 
 TEST(EventQueue, BulkPushThenPopIsAStableSort) {

@@ -1,94 +1,113 @@
-// The event queue: a 4-ary min-heap of small POD events ordered by (time, seq).
-// `seq` is a global insertion counter, so events at the same picosecond fire in
-// the order they were scheduled: runs are deterministic without any tie-break
-// on pointers or hashes (DESIGN.md §5).
+// The event queue: a calendar queue of 1.024 ns buckets over a 4.2 us
+// horizon, backed by a 4-ary heap for events further out (DESIGN.md §5).
+//
+// A packet-level fabric schedules almost every event a serialization time or
+// a link delay ahead, so most pushes land in the near horizon: appending to an
+// unsorted bucket is O(1), and only the bucket being drained is kept as a
+// (small) heap. Timers further out (retransmission, congestion-control timers,
+// flow arrivals) wait in the overflow heap and join their bucket when the
+// cursor reaches it. Events come out in exact (time, seq) order — the same
+// order as a single heap — so results do not depend on the queue's shape.
 #pragma once
 
+#include <algorithm>
+#include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
 
-#include "core/time.h"
+#include "core/dary_heap.h"
+#include "core/event.h"
 
 namespace rocesim {
 
-// What an event does; `target` and `arg` are interpreted per kind.
-enum class EventKind : uint8_t {
-  kLinkArrive,  // target: transmitting port; the frame at its wire head arrives
-  kPortWake,    // target: port; try to start the next transmission
-  kPfcRefresh,  // target: switch port; arg: priority; re-send XOFF if still congested
-  kFlowStart,   // target: position in the arrival order (Simulation::start_order_)
-  kQpTimeout,   // target: flow id; retransmission timer
-  kMonitor,     // periodic sampling
-  kCcTimer,     // target: flow id; arg: timer id (congestion-control timers)
-  kAckTimer,     // target: flow id; the responder's coalesced-ACK deadline
-};
-
-struct Event {
-  Time time;
-  uint64_t seq;
-  uint32_t target;
-  uint32_t arg : 24;  // small: a priority or a timer index
-  EventKind kind : 8;
-
-  // (time, seq) as one 128-bit key: a single wide compare on the hot path.
-  unsigned __int128 Key() const {
-    return static_cast<unsigned __int128>(static_cast<uint64_t>(time)) << 64 | seq;
-  }
-  bool Before(const Event& o) const { return Key() < o.Key(); }
-};
-static_assert(sizeof(Event) == 24, "events stay small: the heap moves them on every push/pop");
-
 class EventQueue {
  public:
+  static constexpr int kBucketBits = 10;    // bucket width 2^10 ps = 1.024 ns
+  static constexpr size_t kBuckets = 4096;  // horizon 4096 buckets = 4.19 us
+
   void Push(Time time, EventKind kind, uint32_t target, uint32_t arg = 0) {
-    heap_.push_back(Event{time, next_seq_++, target, arg, kind});
-    SiftUp(heap_.size() - 1);
+    const Event e{time, next_seq_++, target, arg, kind};
+    ++size_;
+    const int64_t b = time >> kBucketBits;
+    if (b <= current_) {
+      PushCurrent(e);
+    } else if (b < current_ + static_cast<int64_t>(kBuckets)) {
+      const size_t slot = static_cast<size_t>(b) & kMask;
+      buckets_[slot].push_back(e);
+      occupied_[slot >> 6] |= uint64_t{1} << (slot & 63);
+    } else {
+      overflow_.Push(e);
+    }
   }
-  bool Empty() const { return heap_.empty(); }
-  size_t Size() const { return heap_.size(); }
-  const Event& Top() const { return heap_.front(); }
+  bool Empty() const { return size_ == 0; }
+  size_t Size() const { return size_; }
+  // The earliest event (the queue must not be empty). May move the cursor to
+  // the next non-empty bucket, which is invisible to the caller.
+  const Event& Top() {
+    if (current_heap_.empty()) AdvanceCursor();
+    return current_heap_.front();
+  }
   Event Pop() {
-    Event top = heap_.front();
-    Event last = heap_.back();
-    heap_.pop_back();
-    if (!heap_.empty()) SiftDown(last);
-    return top;
+    if (current_heap_.empty()) AdvanceCursor();
+    std::pop_heap(current_heap_.begin(), current_heap_.end(), Later);
+    const Event e = current_heap_.back();
+    current_heap_.pop_back();
+    --size_;
+    return e;
   }
   uint64_t Scheduled() const { return next_seq_; }
 
  private:
-  static constexpr size_t kArity = 4;
+  static constexpr size_t kMask = kBuckets - 1;
+  // std heap functions build a max-heap: "later" events sink.
+  static bool Later(const Event& a, const Event& b) { return b.Before(a); }
 
-  void SiftUp(size_t i) {
-    Event e = heap_[i];
-    while (i > 0) {
-      size_t parent = (i - 1) / kArity;
-      if (!e.Before(heap_[parent])) break;
-      heap_[i] = heap_[parent];
-      i = parent;
-    }
-    heap_[i] = e;
-  }
-  // Places `e` (the former last element) starting from the root.
-  void SiftDown(const Event& e) {
-    const size_t n = heap_.size();
-    size_t i = 0;
-    for (;;) {
-      size_t first = i * kArity + 1;
-      if (first >= n) break;
-      size_t best = first;
-      size_t end = first + kArity < n ? first + kArity : n;
-      for (size_t c = first + 1; c < end; ++c)
-        if (heap_[c].Before(heap_[best])) best = c;
-      if (!heap_[best].Before(e)) break;
-      heap_[i] = heap_[best];
-      i = best;
-    }
-    heap_[i] = e;
+  void PushCurrent(const Event& e) {
+    current_heap_.push_back(e);
+    std::push_heap(current_heap_.begin(), current_heap_.end(), Later);
   }
 
-  std::vector<Event> heap_;
+  // Moves the cursor to the earliest non-empty bucket (from the ring or the
+  // overflow heap) and makes its events the current heap.
+  void AdvanceCursor() {
+    int64_t next = NextOccupied();
+    if (!overflow_.Empty()) next = std::min(next, overflow_.Top().time >> kBucketBits);
+    current_ = next;
+    const size_t slot = static_cast<size_t>(next) & kMask;
+    if (occupied_[slot >> 6] >> (slot & 63) & 1) {
+      occupied_[slot >> 6] &= ~(uint64_t{1} << (slot & 63));
+      std::swap(current_heap_, buckets_[slot]);
+    }
+    while (!overflow_.Empty() && (overflow_.Top().time >> kBucketBits) == next)
+      current_heap_.push_back(overflow_.Pop());
+    std::make_heap(current_heap_.begin(), current_heap_.end(), Later);
+  }
+
+  // The absolute index of the first occupied ring bucket after the cursor,
+  // or INT64_MAX. Ring buckets only hold indices in (current_, current_ + kBuckets).
+  int64_t NextOccupied() const {
+    const size_t start = static_cast<size_t>(current_ + 1) & kMask;
+    for (size_t i = 0; i <= kWords; ++i) {
+      const size_t word = ((start >> 6) + i) % kWords;
+      uint64_t bits = occupied_[word];
+      if (i == 0) bits &= ~uint64_t{0} << (start & 63);            // at or after start
+      if (i == kWords) bits &= (uint64_t{1} << (start & 63)) - 1;  // wrapped: before start
+      if (bits == 0) continue;
+      const size_t slot = word * 64 + static_cast<size_t>(std::countr_zero(bits));
+      return current_ + 1 + static_cast<int64_t>((slot - start) & kMask);
+    }
+    return INT64_MAX;
+  }
+
+  static constexpr size_t kWords = kBuckets / 64;
+  std::array<std::vector<Event>, kBuckets> buckets_;
+  std::array<uint64_t, kWords> occupied_{};
+  std::vector<Event> current_heap_;  // the bucket at `current_`, as a heap
+  int64_t current_ = 0;              // absolute bucket index of current_heap_
+  DaryHeap overflow_;                // events beyond the horizon
+  size_t size_ = 0;
   uint64_t next_seq_ = 0;
 };
 

@@ -1,0 +1,40 @@
+// A scheduled event: a small POD ordered by (time, seq). `seq` is a global
+// insertion counter, so events at the same picosecond fire in the order they
+// were scheduled: runs are deterministic without any tie-break on pointers or
+// hashes (DESIGN.md §5).
+#pragma once
+
+#include <cstdint>
+
+#include "core/time.h"
+
+namespace rocesim {
+
+// What an event does; `target` and `arg` are interpreted per kind.
+enum class EventKind : uint8_t {
+  kLinkArrive,  // target: transmitting port; the frame at its wire head arrives
+  kPortWake,    // target: port; try to start the next transmission
+  kPfcRefresh,  // target: switch port; arg: priority; re-send XOFF if still congested
+  kFlowStart,   // target: position in the arrival order (Simulation::start_order_)
+  kQpTimeout,   // target: flow id; retransmission timer
+  kMonitor,     // periodic sampling
+  kCcTimer,     // target: flow id; arg: timer id (congestion-control timers)
+  kAckTimer,    // target: flow id; the responder's coalesced-ACK deadline
+};
+
+struct Event {
+  Time time;
+  uint64_t seq;
+  uint32_t target;
+  uint32_t arg : 24;  // small: a priority or a timer index
+  EventKind kind : 8;
+
+  // (time, seq) as one 128-bit key: a single wide compare on the hot path.
+  unsigned __int128 Key() const {
+    return static_cast<unsigned __int128>(static_cast<uint64_t>(time)) << 64 | seq;
+  }
+  bool Before(const Event& o) const { return Key() < o.Key(); }
+};
+static_assert(sizeof(Event) == 24, "events stay small: the heap moves them on every push/pop");
+
+}  // namespace rocesim
