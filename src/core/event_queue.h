@@ -3,8 +3,7 @@
 //
 // A packet-level fabric schedules almost every event a serialization time or
 // a link delay ahead, so most pushes land in the near horizon: appending to an
-// unsorted bucket is O(1), and only the bucket being drained is kept as a
-// (small) heap. Timers further out (retransmission, congestion-control timers,
+// unsorted bucket is O(1), and only the bucket being drained is sorted. Timers further out (retransmission, congestion-control timers,
 // flow arrivals) wait in the overflow heap and join their bucket when the
 // cursor reaches it. Events come out in exact (time, seq) order — the same
 // order as a single heap — so results do not depend on the queue's shape.
@@ -31,9 +30,9 @@ class EventQueue {
     const Event e{time, next_seq_++, target, arg, kind};
     ++size_;
     const int64_t b = time >> kBucketBits;
-    if (b <= current_) {
+    if (b <= cursor_) {
       PushCurrent(e);
-    } else if (b < current_ + static_cast<int64_t>(kBuckets)) {
+    } else if (b < cursor_ + static_cast<int64_t>(kBuckets)) {
       const size_t slot = static_cast<size_t>(b) & kMask;
       buckets_[slot].push_back(e);
       occupied_[slot >> 6] |= uint64_t{1} << (slot & 63);
@@ -46,27 +45,25 @@ class EventQueue {
   // The earliest event (the queue must not be empty). May move the cursor to
   // the next non-empty bucket, which is invisible to the caller.
   const Event& Top() {
-    if (current_heap_.empty()) AdvanceCursor();
-    return current_heap_.front();
+    if (read_ == current_.size()) AdvanceCursor();
+    return current_[read_];
   }
   Event Pop() {
-    if (current_heap_.empty()) AdvanceCursor();
-    std::pop_heap(current_heap_.begin(), current_heap_.end(), Later);
-    const Event e = current_heap_.back();
-    current_heap_.pop_back();
+    if (read_ == current_.size()) AdvanceCursor();
     --size_;
-    return e;
+    return current_[read_++];
   }
   uint64_t Scheduled() const { return next_seq_; }
 
  private:
   static constexpr size_t kMask = kBuckets - 1;
-  // std heap functions build a max-heap: "later" events sink.
-  static bool Later(const Event& a, const Event& b) { return b.Before(a); }
-
+  // An event for the bucket being drained (rare: most events are scheduled
+  // at least a frame time ahead) goes into its sorted place.
   void PushCurrent(const Event& e) {
-    current_heap_.push_back(e);
-    std::push_heap(current_heap_.begin(), current_heap_.end(), Later);
+    auto it = std::upper_bound(current_.begin() + static_cast<std::ptrdiff_t>(read_),
+                               current_.end(), e,
+                               [](const Event& a, const Event& b) { return a.Before(b); });
+    current_.insert(it, e);
   }
 
   // Moves the cursor to the earliest non-empty bucket (from the ring or the
@@ -74,21 +71,25 @@ class EventQueue {
   void AdvanceCursor() {
     int64_t next = NextOccupied();
     if (!overflow_.Empty()) next = std::min(next, overflow_.Top().time >> kBucketBits);
-    current_ = next;
+    cursor_ = next;
+    current_.clear();
+    read_ = 0;
     const size_t slot = static_cast<size_t>(next) & kMask;
     if (occupied_[slot >> 6] >> (slot & 63) & 1) {
       occupied_[slot >> 6] &= ~(uint64_t{1} << (slot & 63));
-      std::swap(current_heap_, buckets_[slot]);
+      std::swap(current_, buckets_[slot]);
     }
     while (!overflow_.Empty() && (overflow_.Top().time >> kBucketBits) == next)
-      current_heap_.push_back(overflow_.Pop());
-    std::make_heap(current_heap_.begin(), current_heap_.end(), Later);
+      current_.push_back(overflow_.Pop());
+    // A bucket holds a handful of events: sorting beats a heap.
+    std::sort(current_.begin(), current_.end(),
+              [](const Event& a, const Event& b) { return a.Before(b); });
   }
 
   // The absolute index of the first occupied ring bucket after the cursor,
-  // or INT64_MAX. Ring buckets only hold indices in (current_, current_ + kBuckets).
+  // or INT64_MAX. Ring buckets only hold indices in (cursor_, cursor_ + kBuckets).
   int64_t NextOccupied() const {
-    const size_t start = static_cast<size_t>(current_ + 1) & kMask;
+    const size_t start = static_cast<size_t>(cursor_ + 1) & kMask;
     for (size_t i = 0; i <= kWords; ++i) {
       const size_t word = ((start >> 6) + i) % kWords;
       uint64_t bits = occupied_[word];
@@ -96,7 +97,7 @@ class EventQueue {
       if (i == kWords) bits &= (uint64_t{1} << (start & 63)) - 1;  // wrapped: before start
       if (bits == 0) continue;
       const size_t slot = word * 64 + static_cast<size_t>(std::countr_zero(bits));
-      return current_ + 1 + static_cast<int64_t>((slot - start) & kMask);
+      return cursor_ + 1 + static_cast<int64_t>((slot - start) & kMask);
     }
     return INT64_MAX;
   }
@@ -104,8 +105,9 @@ class EventQueue {
   static constexpr size_t kWords = kBuckets / 64;
   std::array<std::vector<Event>, kBuckets> buckets_;
   std::array<uint64_t, kWords> occupied_{};
-  std::vector<Event> current_heap_;  // the bucket at `current_`, as a heap
-  int64_t current_ = 0;              // absolute bucket index of current_heap_
+  std::vector<Event> current_;  // the bucket at `cursor_`, sorted; [read_, end) pending
+  size_t read_ = 0;
+  int64_t cursor_ = 0;  // absolute bucket index of current_
   DaryHeap overflow_;                // events beyond the horizon
   size_t size_ = 0;
   uint64_t next_seq_ = 0;
