@@ -145,8 +145,7 @@ PktId Nic::Dequeue(Fabric& f) {
   PktId id = kNoPkt;
   const int ctrl = cfg_->control_priority;
   if (!p.queue[ctrl].Empty() && !p.Paused(ctrl, f.now)) {
-    id = p.queue[ctrl].Pop(f.pool);
-    p.queued_frames--;
+    id = p.DequeueFrom(f.pool, ctrl);
   } else {
     Time wake = kTimeMax;
     if (!p.queue[ctrl].Empty()) wake = p.paused_until[ctrl];
@@ -199,8 +198,7 @@ void Nic::SendControl(Fabric& f, const Flow& flow, PktType type, uint32_t psn, b
   pkt.psn = psn;
   pkt.sent = echo_ts;
   Port& p = f.ports[port_];
-  p.queue[cfg_->control_priority].Push(f.pool, id);
-  p.queued_frames++;
+  p.Enqueue(f.pool, cfg_->control_priority, id);
   f.KickPort(port_);
 }
 

@@ -40,6 +40,7 @@ struct Port {
   PacketFifo control;                            // MAC control (PFC) frames, sent before any queue
   std::array<PacketFifo, kNumPriorities> queue;  // egress queues per priority
   uint32_t queued_frames = 0;                    // over all queues
+  uint8_t nonempty = 0;                          // bit q: queue[q] holds a frame
   std::array<Time, kNumPriorities> paused_until{};  // peer's pause on our queues
   std::array<int32_t, kNumPriorities> deficit{};    // DWRR state
   uint8_t dwrr_next = 0;
@@ -47,6 +48,17 @@ struct Port {
   PortCounters counters;
 
   bool Paused(int prio, Time now) const { return paused_until[prio] > now; }
+  void Enqueue(PacketPool& pool, int q, PktId id) {
+    queue[q].Push(pool, id);
+    ++queued_frames;
+    nonempty |= static_cast<uint8_t>(1u << q);
+  }
+  PktId DequeueFrom(PacketPool& pool, int q) {
+    const PktId id = queue[q].Pop(pool);
+    --queued_frames;
+    if (queue[q].Empty()) nonempty &= static_cast<uint8_t>(~(1u << q));
+    return id;
+  }
   Time WireTime(int64_t frame_bytes) const {
     const int64_t bytes = frame_bytes + ifg_bytes;
     return ps_per_byte ? bytes * ps_per_byte : SerializationTime(bytes, rate_bps);

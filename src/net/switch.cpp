@@ -1,6 +1,7 @@
 #include "net/switch.h"
 
 #include <algorithm>
+#include <bit>
 
 #include "net/fabric.h"
 
@@ -14,10 +15,11 @@ void Switch::Init(uint32_t node, PortId first_port, const SwitchConfig& cfg,
   cfg_ = &cfg;
   if (cfg.pfc.enabled)
     for (int p : cfg.pfc.priorities) lossless_[p] = true;
-  for (int p : cfg.strict_priorities) strict_[p] = true;
-  strict_order_ = cfg.strict_priorities;
+  for (int p : cfg.strict_priorities) {
+    strict_[p] = true;
+    strict_mask_ |= 1u << p;
+  }
   for (int q = 0; q < kNumPriorities; ++q) quantum_[q] = cfg.dwrr_weights[q] * max_frame_bytes;
-  std::sort(strict_order_.rbegin(), strict_order_.rend());
   mmu_.Init(cfg, headroom_per_port, lossless_);
   refresh_due_.assign(headroom_per_port.size() * kNumPriorities, 0);
   red_ = red;
@@ -34,7 +36,7 @@ void Switch::Receive(Fabric& f, PortId in, PktId id) {
   const PortId out = f.routing.SelectPort(f, node_, pkt);
   const int local_in = static_cast<int>(in - first_port_);
   Port& egress = f.ports[out];
-  PacketFifo& q = egress.queue[prio];
+  const PacketFifo& q = egress.queue[prio];
 
   if (cfg_->ecn.wred_drop_bytes > 0 && pkt.type == PktType::kData && pkt.ecn == kNotEct &&
       q.bytes > cfg_->ecn.wred_drop_bytes) {
@@ -56,8 +58,7 @@ void Switch::Receive(Fabric& f, PortId in, PktId id) {
   }
   pkt.in_port = static_cast<uint16_t>(local_in);
   pkt.priority = static_cast<uint8_t>(prio);
-  q.Push(f.pool, id);
-  egress.queued_frames++;
+  egress.Enqueue(f.pool, prio, id);
 
   if (lossless_[prio] && !mmu_.Xoff(local_in, prio) && mmu_.ShouldPause(local_in, prio)) {
     mmu_.Xoff(local_in, prio) = 1;
@@ -92,12 +93,31 @@ void Switch::CheckResume(Fabric& f, int local_port, int prio) {
 }
 
 int Switch::PickQueue(Fabric& f, Port& p) {
-  for (int q : strict_order_)
-    if (!p.queue[q].Empty() && !p.Paused(q, f.now)) return q;
+  unsigned eligible = p.nonempty;
+  for (unsigned m = eligible; m != 0; m &= m - 1) {
+    const int q = std::countr_zero(m);
+    if (p.Paused(q, f.now)) eligible &= ~(1u << q);
+  }
+  if (eligible == 0) return -1;
+  if (const unsigned strict = eligible & strict_mask_)
+    return 31 - std::countl_zero(strict);  // the highest strict priority
+  const unsigned dwrr = eligible & ~strict_mask_;
+  if (std::has_single_bit(dwrr)) {
+    // One contender: the round robin would walk past the others (empty, so
+    // their deficit is already 0, or paused, so untouched) to it.
+    const int q = std::countr_zero(dwrr);
+    if (p.dwrr_next != q || !p.dwrr_turn_started ||
+        static_cast<int64_t>(f.pool[p.queue[q].head].size) > p.deficit[q]) {
+      p.deficit[q] += quantum_[q];
+      p.dwrr_next = static_cast<uint8_t>(q);
+      p.dwrr_turn_started = true;
+    }
+    return q;
+  }
   // DWRR over the remaining priorities; a queue's turn adds one quantum.
   for (int step = 0; step < 2 * kNumPriorities + 1; ++step) {
     const int q = p.dwrr_next;
-    if (!strict_[q] && !p.queue[q].Empty() && !p.Paused(q, f.now)) {
+    if (dwrr >> q & 1) {
       if (!p.dwrr_turn_started) {
         p.deficit[q] += quantum_[q];
         p.dwrr_turn_started = true;
@@ -125,8 +145,7 @@ PktId Switch::Dequeue(Fabric& f, PortId out) {
     if (wake != kTimeMax) f.ArmWake(out, wake);
     return kNoPkt;
   }
-  const PktId id = p.queue[q].Pop(f.pool);
-  p.queued_frames--;
+  const PktId id = p.DequeueFrom(f.pool, q);
   Packet& pkt = f.pool[id];
   if (!strict_[q]) {
     p.deficit[q] -= static_cast<int32_t>(pkt.size);

@@ -46,7 +46,7 @@ class Switch {
   SwitchMmu mmu_;
   std::array<bool, kNumPriorities> lossless_{};
   std::array<bool, kNumPriorities> strict_{};
-  std::vector<int> strict_order_;  // strict priorities, highest first
+  unsigned strict_mask_ = 0;  // bit p: priority p is strict (a higher p goes first)
   std::array<int32_t, kNumPriorities> quantum_{};
   std::vector<RedParams> red_;     // per local port
   std::vector<Time> refresh_due_;  // per (port, priority): when XOFF is next renewed

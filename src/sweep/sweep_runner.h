@@ -1,0 +1,49 @@
+// Runs sweep points as worker processes: each point is `rocesim run BASE -o
+// DIR/NAME.partial --set k=v ... -q` (the rocesim binary itself, via
+// posix_spawn), at most `jobs` at a time, its stdout and stderr in
+// NAME.partial/run.log. A point that succeeds is renamed to DIR/NAME, so a
+// directory without ".partial" always holds complete results; a killed sweep
+// never leaves a point that looks finished. A point is finished when DIR/NAME
+// has a summary.json and a sweep_point.json recording the same overrides; a
+// rerun skips finished points (resume). No MPI here: with several ranks, each
+// process runs the points whose index % ranks == rank (apps/sweep_command.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sweep/sweep_results.h"
+#include "sweep/sweep_spec.h"
+
+namespace rocesim::sweep {
+
+struct RunnerOptions {
+  std::string exe;      // the rocesim binary (SelfExecutable())
+  std::string out_dir;  // the sweep's results directory
+  int jobs = 1;         // worker processes at once
+  int rank = 0;         // this process runs points with index % ranks == rank
+  int ranks = 1;
+  std::string log_prefix;  // put before every progress line ("rank 1: " under MPI)
+};
+
+// The path of the running executable (/proc/self/exe).
+std::string SelfExecutable();
+
+// The points this process runs (index % ranks == rank), in index order.
+std::vector<size_t> OwnedPoints(size_t count, int rank, int ranks);
+
+// The point's outcome if DIR/NAME holds its finished results (kOk with its
+// SummaryRow), else kNotRun. Sets *stale when results exist but were made with
+// other overrides (the sweep file changed); such a point is run again.
+PointOutcome ReadFinishedPoint(const std::string& out_dir, const SweepSpec& spec,
+                               const SweepPoint& point, bool* stale = nullptr);
+
+// Runs this process's unfinished points, printing progress to stderr. Returns an
+// outcome per point (indexed like `points`); points of other ranks are kNotRun.
+std::vector<PointOutcome> RunPoints(const SweepSpec& spec, const std::vector<SweepPoint>& points,
+                                    const RunnerOptions& options);
+
+// Writes `text` to `path` through a temporary file and a rename.
+void WriteFileAtomically(const std::string& path, const std::string& text);
+
+}  // namespace rocesim::sweep
