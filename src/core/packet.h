@@ -37,6 +37,7 @@ struct Packet {
   uint32_t psn = 0;       // data: PSN; ACK/NAK: next expected PSN; pause: quanta
   Time arrive = 0;        // while on a wire: when its last bit reaches the far end
   Time sent = 0;          // NIC transmit timestamp (echoed in ACKs for RTT)
+  uint64_t flow_key = 0;  // five-tuple key for ECMP (Routing::FlowKey)
 };
 
 class PacketPool {

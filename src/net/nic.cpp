@@ -125,6 +125,7 @@ PktId Nic::MakeDataPacket(Fabric& f, Flow& flow) {
   pkt.src = flow.src;
   pkt.dst = flow.dst;
   pkt.sport = flow.sport;
+  pkt.flow_key = flow.data_key;
   pkt.psn = psn;
   pkt.sent = f.now;
   if (f.int_enabled) f.IntOf(id).count = 0;
@@ -195,6 +196,7 @@ void Nic::SendControl(Fabric& f, const Flow& flow, PktType type, uint32_t psn, b
   pkt.src = host_;
   pkt.dst = flow.src;
   pkt.sport = flow.sport;
+  pkt.flow_key = flow.reply_key;
   pkt.psn = psn;
   pkt.sent = echo_ts;
   Port& p = f.ports[port_];

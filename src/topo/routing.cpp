@@ -75,18 +75,21 @@ void Routing::Build(const std::vector<std::vector<std::pair<uint16_t, uint32_t>>
   }
 }
 
-uint16_t Routing::SelectLocal(uint32_t sw, uint32_t src, uint32_t dst, uint16_t sport) const {
+uint64_t Routing::FlowKey(uint32_t src, uint32_t dst, uint16_t sport) {
+  return (uint64_t{src} << 32 | dst) ^ Mix(uint64_t{sport} << 32 | kRoceV2Port << 8 | kUdpProto);
+}
+
+uint16_t Routing::SelectByKey(uint32_t sw, uint32_t dst, uint64_t flow_key) const {
   const Entry& e = table_[static_cast<size_t>(sw) * num_hosts_ + dst];
   if (e.count == 1) return port_sets_[e.offset];
-  const uint64_t tuple =
-      (uint64_t{src} << 32 | dst) ^ Mix(uint64_t{sport} << 32 | kRoceV2Port << 8 | kUdpProto);
-  const uint64_t h = Mix(tuple ^ salt_[sw]);
+  // The switch's salt decorrelates its choice from its neighbours' (no polarisation).
+  const uint64_t h = Mix(flow_key ^ salt_[sw]);
   return port_sets_[e.offset + h % e.count];
 }
 
 uint32_t Routing::SelectPort(const Fabric& f, uint32_t node, const Packet& pkt) const {
   const uint32_t sw = static_cast<uint32_t>(switch_index_[node]);
-  return f.nodes[node].first_port + SelectLocal(sw, pkt.src, pkt.dst, pkt.sport);
+  return f.nodes[node].first_port + SelectByKey(sw, pkt.dst, pkt.flow_key);
 }
 
 }  // namespace rocesim

@@ -25,15 +25,21 @@ class Routing {
              const std::vector<uint32_t>& host_nodes, const std::vector<int32_t>& switch_index,
              uint64_t salt);
 
+  // The five-tuple key a QP's packets carry (computed once per QP and direction).
+  static uint64_t FlowKey(uint32_t src, uint32_t dst, uint16_t sport);
   // Global port a switch forwards `pkt` to.
   uint32_t SelectPort(const Fabric& f, uint32_t node, const Packet& pkt) const;
+  // Local port index chosen at switch `sw` for a packet with that flow key.
+  uint16_t SelectByKey(uint32_t sw, uint32_t dst, uint64_t flow_key) const;
   // Every local port on a shortest path from switch `sw` to host `dst`.
   std::span<const uint16_t> NextHops(uint32_t sw, uint32_t dst) const {
     const Entry& e = table_[static_cast<size_t>(sw) * num_hosts_ + dst];
     return {port_sets_.data() + e.offset, e.count};
   }
   // Local port index chosen at switch `sw` for a flow's five-tuple.
-  uint16_t SelectLocal(uint32_t sw, uint32_t src, uint32_t dst, uint16_t sport) const;
+  uint16_t SelectLocal(uint32_t sw, uint32_t src, uint32_t dst, uint16_t sport) const {
+    return SelectByKey(sw, dst, FlowKey(src, dst, sport));
+  }
 
  private:
   struct Entry {

@@ -22,8 +22,10 @@ struct Flow {
   int64_t size_bytes = 0;
   Time start = 0;
   uint8_t priority = 3;
-  uint16_t sport = 0;    // UDP source port: the QP's ECMP entropy
-  uint32_t packets = 0;  // ceil(size / mtu)
+  uint16_t sport = 0;      // UDP source port: the QP's ECMP entropy
+  uint64_t data_key = 0;   // ECMP five-tuple key of data packets (src -> dst)
+  uint64_t reply_key = 0;  // ... and of ACK / NAK / CNP (dst -> src)
+  uint32_t packets = 0;    // ceil(size / mtu)
   uint32_t last_payload = 0;
 
   // Requester (sender) state.
