@@ -26,6 +26,10 @@ struct CcState {
   // bursts of this many payload bytes at line rate and spaces the bursts at
   // rate_bps (TIMELY's per-segment pacing, seed 004).
   uint32_t burst_bytes = 0;
+  // Whether the next data packet is sent ECN-capable (ECT(0)); LDCP's fast
+  // start sends its first-RTT packets ECN-incapable so that WRED drops rather
+  // than marks them (seed 001 §2.3). Ignored when the host is not ECN-capable.
+  bool ect = true;
   // Timers the algorithm wants: timer i fires OnTimer(i) at timer_at[i]
   // (kTimeMax = off). The NIC reads these after every call and schedules any
   // that changed; in OnTimer(i), timer_at[i] still holds the firing time, so

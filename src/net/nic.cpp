@@ -120,7 +120,7 @@ PktId Nic::MakeDataPacket(Fabric& f, Flow& flow) {
   pkt.size = pkt.payload + static_cast<uint32_t>(cfg_->header_bytes);
   pkt.priority = flow.priority;
   pkt.dscp = cfg_->dscp_of_priority[flow.priority];
-  pkt.ecn = cfg_->ecn_capable ? kEct0 : kNotEct;
+  pkt.ecn = cfg_->ecn_capable && flow.cc.ect ? kEct0 : kNotEct;
   pkt.flow = flow.id;
   pkt.src = flow.src;
   pkt.dst = flow.dst;
