@@ -16,4 +16,14 @@ int RunPythonTool(int argc, char** argv);
 // `rocesim import-hpcc CONFIG -o SCENARIO.yaml`.
 int ImportHpccCommand(const std::string& config, const std::string& out);
 
+// `rocesim sweep SWEEP.yaml [-j N] [-o DIR] [--mpi] [--dry-run]` (apps/sweep_command.cpp).
+struct SweepOptions {
+  std::string file;
+  std::string out_dir;      // "" = the sweep's output: or results/<file stem>
+  std::optional<int> jobs;  // worker processes; default cores (1 per rank with --mpi)
+  bool mpi = false;
+  bool dry_run = false;  // validate and list the points, run nothing
+};
+int SweepCommand(const SweepOptions& options);
+
 }  // namespace rocesim

@@ -2,6 +2,7 @@
 //   run SCENARIO.yaml [-o DIR] [--seed N] [--set key.path=value ...] [-q]
 //   report DIR / compare DIR...   (python/rocesim_report.py)
 //   import-hpcc CONFIG -o SCENARIO.yaml
+//   sweep SWEEP.yaml [-j N] [-o DIR] [--mpi] [--dry-run]   (docs/sweep.md)
 // Exit status: 0 success, 2 bad scenario, input file or usage, 1 any other
 // failure.
 #include <fmt/format.h>
@@ -57,6 +58,19 @@ int main(int argc, char** argv) {
       "import-hpcc", "Turn an HPCC ns-3 simulator config file into a rocesim scenario");
   import->add_option("config", config, "HPCC simulator config (KEY value lines)")->required();
   import->add_option("-o,--output", import_out, "Scenario file to write")->required();
+  SweepOptions sweep_opts;
+  CLI::App* sweep = app.add_subcommand(
+      "sweep", "Run a scenario over a grid of parameter values in parallel; writes sweep.csv");
+  sweep->add_option("sweep", sweep_opts.file, "Sweep YAML file (docs/sweep.md)")->required();
+  sweep
+      ->add_option("-j,--jobs", sweep_opts.jobs,
+                   "Worker processes at once (default: cores; 1 per rank with --mpi)")
+      ->check(CLI::PositiveNumber);
+  sweep->add_option("-o,--output", sweep_opts.out_dir,
+                    "Sweep directory (default: output: or results/SWEEP_NAME)");
+  sweep->add_flag("--mpi", sweep_opts.mpi,
+                  "Spread the points over MPI ranks (mpirun -n R rocesim sweep ... --mpi)");
+  sweep->add_flag("--dry-run", sweep_opts.dry_run, "Validate and list the points; run nothing");
 
   try {
     app.parse(argc, argv);
@@ -66,6 +80,7 @@ int main(int argc, char** argv) {
   try {
     if (run->parsed()) return RunCommand(file, out_dir, seed, sets, quiet);
     if (import->parsed()) return ImportHpccCommand(config, import_out);
+    if (sweep->parsed()) return SweepCommand(sweep_opts);
   } catch (const ScenarioError& e) {
     fmt::print(stderr, "rocesim: error: {}\n", e.what());
     return 2;
