@@ -10,21 +10,11 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/text_fields.h"
+
 namespace rocesim {
 
 namespace {
-
-std::vector<std::string_view> Fields(std::string_view line) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
-    const size_t start = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
-    if (i > start) out.push_back(line.substr(start, i - start));
-  }
-  return out;
-}
 
 bool ParseDouble(std::string_view s, double& v) {
   const std::string text(s);
@@ -59,7 +49,7 @@ std::vector<CdfPoint> ParseCdf(std::string_view text, const std::string& name) {
     if (const size_t hash = line.find('#'); hash != std::string_view::npos) {
       line = line.substr(0, hash);
     }
-    const std::vector<std::string_view> f = Fields(line);
+    const std::vector<std::string_view> f = SplitFields(line);
     if (f.empty()) continue;
     const auto fail = [&](std::string_view msg) {
       throw CdfError(fmt::format("{}:{}: {}", name, line_no, msg));

@@ -3,35 +3,16 @@
 #include <fmt/format.h>
 
 #include <cerrno>
-#include <charconv>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
+#include "core/text_fields.h"
 #include "core/units.h"
 
 namespace rocesim {
 
-namespace {
-
-std::vector<std::string_view> Fields(std::string_view line) {
-  std::vector<std::string_view> out;
-  size_t i = 0;
-  while (i < line.size()) {
-    while (i < line.size() && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) ++i;
-    const size_t start = i;
-    while (i < line.size() && line[i] != ' ' && line[i] != '\t' && line[i] != '\r') ++i;
-    if (i > start) out.push_back(line.substr(start, i - start));
-  }
-  return out;
-}
-
-bool ParseInt(std::string_view s, int64_t& v) {
-  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  return ec == std::errc() && ptr == s.data() + s.size();
-}
-
-}  // namespace
+namespace {}  // namespace
 
 std::vector<FlowSpec> ParseHpccFlows(std::string_view text, const std::string& name, int hosts) {
   std::vector<FlowSpec> flows;
@@ -46,13 +27,13 @@ std::vector<FlowSpec> ParseHpccFlows(std::string_view text, const std::string& n
     const std::string_view line = text.substr(pos, end - pos);
     pos = end + 1;
     ++line_no;
-    const auto f = Fields(line);
+    const auto f = SplitFields(line);
     if (f.empty()) {
       if (end == text.size()) break;
       continue;
     }
     if (declared < 0) {
-      if (f.size() != 1 || !ParseInt(f[0], declared) || declared < 0)
+      if (f.size() != 1 || !ParseInt64(f[0], declared) || declared < 0)
         fail(fmt::format("expected the flow count, got \"{}\"", line));
       continue;
     }
@@ -60,16 +41,16 @@ std::vector<FlowSpec> ParseHpccFlows(std::string_view text, const std::string& n
       fail(fmt::format("expected <src> <dst> <priority> <dst port> <size> <start s>, got \"{}\"",
                        line));
     int64_t src = 0, dst = 0, prio = 0, port = 0, size = 0;
-    if (!ParseInt(f[0], src) || src < 0 || src >= hosts)
+    if (!ParseInt64(f[0], src) || src < 0 || src >= hosts)
       fail(fmt::format("src: expected a host id from 0 to {}, got \"{}\"", hosts - 1, f[0]));
-    if (!ParseInt(f[1], dst) || dst < 0 || dst >= hosts)
+    if (!ParseInt64(f[1], dst) || dst < 0 || dst >= hosts)
       fail(fmt::format("dst: expected a host id from 0 to {}, got \"{}\"", hosts - 1, f[1]));
     if (src == dst) fail(fmt::format("dst: expected a host other than src ({})", src));
-    if (!ParseInt(f[2], prio) || prio < 0 || prio > 7)
+    if (!ParseInt64(f[2], prio) || prio < 0 || prio > 7)
       fail(fmt::format("priority: expected 0-7, got \"{}\"", f[2]));
-    if (!ParseInt(f[3], port) || port < 0 || port > 65535)
+    if (!ParseInt64(f[3], port) || port < 0 || port > 65535)
       fail(fmt::format("dst port: expected 0-65535, got \"{}\"", f[3]));
-    if (!ParseInt(f[4], size) || size <= 0)
+    if (!ParseInt64(f[4], size) || size <= 0)
       fail(fmt::format("size: expected a positive number of bytes, got \"{}\"", f[4]));
     FlowSpec spec;
     spec.src = static_cast<int>(src);
