@@ -51,9 +51,10 @@ void PrintSummary(const nlohmann::json& s, const std::string& dir) {
              s["slowdown"]["p50"].get<double>(), s["slowdown"]["p95"].get<double>(),
              s["slowdown"]["p99"].get<double>());
   const auto& d = s["drops"];
-  fmt::print("  drops     {} (headroom overflow {}, buffer full {}, wred {})\n",
+  fmt::print("  drops     {} (headroom overflow {}, buffer full {}, wred {}, link error {})\n",
              d["total"].get<uint64_t>(), d["headroom_overflow"].get<uint64_t>(),
-             d["buffer_full"].get<uint64_t>(), d["wred"].get<uint64_t>());
+             d["buffer_full"].get<uint64_t>(), d["wred"].get<uint64_t>(),
+             d["link_error"].get<uint64_t>());
   fmt::print("  pfc       pause frames sent {}, received {}\n",
              s["pfc"]["pause_frames_sent"].get<uint64_t>(),
              s["pfc"]["pause_frames_received"].get<uint64_t>());

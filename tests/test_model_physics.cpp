@@ -634,3 +634,31 @@ traffic: [{type: flows, flows: [{src: 0, dst: 1, size: 400KB}]}]
 
 }  // namespace
 }  // namespace rocesim
+
+namespace rocesim {
+namespace {
+
+// Link errors (the HPCC topology format's per-link error rate): frames are
+// lost at random on the wire, counted as link_error drops, the transport
+// recovers with NAK / go-back-N (or the timeout), and frames are conserved.
+TEST(Physics, LinkErrorsDropFramesAndGoBackNRecovers) {
+  const std::string topo = ::testing::TempDir() + "/lossy_star.txt";
+  std::ofstream(topo) << "3 1 2\n2\n0 2 100Gbps 1us 0.001\n1 2 100Gbps 1us 0.001\n";
+  const SimRun r = RunYaml("duration: 20ms\ntopology: {type: file, file: " + topo +
+                           "}\nswitch: {ecn: {enabled: false}}\n"
+                           "traffic: [{type: flows, flows: [{src: 0, dst: 1, size: 4MB}, {src: 1, "
+                           "dst: 0, size: 4MB}]}]\n");
+  const Fabric& f = r.fabric();
+  EXPECT_GT(f.counters.drops[static_cast<size_t>(DropCause::kLinkError)], 0u);
+  EXPECT_EQ(f.counters.TotalDrops(), f.counters.drops[static_cast<size_t>(DropCause::kLinkError)]);
+  EXPECT_GT(f.counters.naks_sent + f.counters.timeouts, 0u);
+  EXPECT_GT(f.counters.retransmitted_packets, 0u);
+  for (const Flow& fl : f.flows) EXPECT_TRUE(fl.Finished());
+  uint64_t in_network_payload = 0;
+  const uint64_t in_network = f.FramesInNetwork(&in_network_payload);
+  EXPECT_EQ(f.counters.injected_frames,
+            f.counters.delivered_frames + f.counters.dropped_frames + in_network);
+}
+
+}  // namespace
+}  // namespace rocesim

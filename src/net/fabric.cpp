@@ -67,6 +67,11 @@ void Fabric::OnLinkArrive(PortId port) {
   const PktId id = p.wire.Pop(pool);
   if (!p.wire.Empty()) Schedule(pool[p.wire.head].arrive, EventKind::kLinkArrive, port);
   const PortId in = p.peer;
+  // A frame corrupted on the wire fails its FCS check at the receiver.
+  if (p.loss_probability > 0 && link_rng.Uniform() < p.loss_probability) {
+    CountDrop(id, DropCause::kLinkError, in);
+    return;
+  }
   const Node& n = nodes[ports[in].node];
   if (n.is_switch) {
     switches[n.index].Receive(*this, in, id);

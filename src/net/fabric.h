@@ -59,6 +59,7 @@ struct Fabric {
     return int_stacks[id];
   }
   Counters counters;
+  Rng link_rng;  // link errors (one stream for all links: draws only on lossy links)
   uint32_t flows_finished = 0;
 
   void Schedule(Time t, EventKind kind, uint32_t target, uint32_t arg = 0) {

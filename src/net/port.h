@@ -33,6 +33,7 @@ struct Port {
   Time delay = 0;
   Time ps_per_byte = 0;  // exact serialization cost per byte when integral, else 0
   int ifg_bytes = 0;
+  double loss_probability = 0;  // per frame on the outgoing link (link errors)
 
   Time busy_until = 0;                           // transmitter busy until then
   Time wake_at = kTimeMax;                       // earliest pending kPortWake

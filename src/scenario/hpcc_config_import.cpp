@@ -105,7 +105,9 @@ std::string ImportHpccConfig(const std::string& config_path, const std::string& 
     if (!c.Has(required))
       throw HpccImportError(fmt::format("{}: missing {}", config_path, required));
   if (c.Has("ERROR_RATE_PER_LINK") && c.Num("ERROR_RATE_PER_LINK") != 0)
-    c.Fail("ERROR_RATE_PER_LINK", "random link errors are not modelled yet; set it to 0");
+    c.Fail("ERROR_RATE_PER_LINK",
+           "rocesim takes link error rates from the topology file (the fifth column of each "
+           "link); set them there and this to 0");
   if (c.Has("L2_BACK_TO_ZERO") && c.Num("L2_BACK_TO_ZERO") != 0)
     c.Fail("L2_BACK_TO_ZERO", "go-back-0 recovery is not modelled yet (rocesim uses go-back-N)");
 

@@ -93,10 +93,12 @@ void Simulation::Build() {
       p.rate_bps = l.rate_bps;
       p.delay = l.delay;
       p.ifg_bytes = scenario_.topology.ifg_bytes;
+      p.loss_probability = l.error_rate;
       p.ps_per_byte = (8 * ps_per_s) % l.rate_bps == 0 ? 8 * ps_per_s / l.rate_bps : 0;
       adjacency[node].emplace_back(p.local, node == l.a ? l.b : l.a);
     }
   }
+  f.link_rng = Rng(scenario_.seed, 0x11CE000000000000ULL);
   f.routing.Build(adjacency, topo.host_nodes, switch_index, sw.ecmp_seed ^ scenario_.seed);
 
   const int max_frame = host.mtu_bytes + host.header_bytes + scenario_.topology.ifg_bytes;

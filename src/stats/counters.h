@@ -12,6 +12,7 @@ enum class DropCause : uint8_t {
   kHeadroomOverflow,  // lossless class: PFC headroom exhausted (should not happen when sized)
   kBufferFull,        // lossy class: no shared buffer left for this (port, priority)
   kWred,              // non-ECT packet above the WRED drop threshold
+  kLinkError,         // corrupted on a link with a bit-error rate (frame dropped at the receiver)
   kCount
 };
 
@@ -23,6 +24,8 @@ inline std::string_view DropCauseName(DropCause c) {
       return "buffer_full";
     case DropCause::kWred:
       return "wred";
+    case DropCause::kLinkError:
+      return "link_error";
     case DropCause::kCount:
       break;
   }

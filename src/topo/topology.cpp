@@ -15,7 +15,7 @@ uint32_t AddNodes(Topology& t, uint32_t count, bool is_switch) {
   return first;
 }
 void Link(Topology& t, uint32_t a, uint32_t b, int64_t rate, Time delay) {
-  t.links.push_back(TopoLink{a, b, rate, delay});
+  t.links.push_back(TopoLink{a, b, rate, delay, 0});
 }
 }  // namespace
 
@@ -90,24 +90,31 @@ Topology BuildFromFile(const std::string& path) {
   for (uint32_t n = 0; n < t.num_nodes; ++n)
     if (!t.is_switch[n]) t.host_nodes.push_back(n);
   for (const auto& l : file.links)
-    Link(t, static_cast<uint32_t>(l.a), static_cast<uint32_t>(l.b), l.rate_bps, l.delay);
+    t.links.push_back(TopoLink{static_cast<uint32_t>(l.a), static_cast<uint32_t>(l.b), l.rate_bps,
+                               l.delay, l.error_rate});
   return t;
 }
 
 Topology BuildTopology(const TopologyConfig& cfg) {
+  Topology t;
   switch (cfg.kind) {
     case TopologyKind::kStar:
-      return BuildStar(cfg);
+      t = BuildStar(cfg);
+      break;
     case TopologyKind::kDumbbell:
-      return BuildDumbbell(cfg);
+      t = BuildDumbbell(cfg);
+      break;
     case TopologyKind::kLeafSpine:
-      return BuildLeafSpine(cfg);
+      t = BuildLeafSpine(cfg);
+      break;
     case TopologyKind::kFatTree:
-      return BuildFatTree(cfg);
+      t = BuildFatTree(cfg);
+      break;
     case TopologyKind::kFile:
-      return BuildFromFile(cfg.file);
+      return BuildFromFile(cfg.file);  // per-link error rates
   }
-  return {};
+  for (TopoLink& l : t.links) l.error_rate = cfg.error_rate;
+  return t;
 }
 
 }  // namespace rocesim

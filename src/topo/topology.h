@@ -17,6 +17,7 @@ struct TopoLink {
   uint32_t b = 0;
   int64_t rate_bps = 0;
   Time delay = 0;
+  double error_rate = 0;  // probability a frame is lost on this link (each direction)
 };
 
 struct Topology {
