@@ -53,6 +53,9 @@ struct TopologyConfig {
   Time core_delay = 1 * kMicrosecond;
   // Preamble + inter-frame gap added to every frame on the wire (Ethernet: 20 B).
   int ifg_bytes = 20;
+  // Probability that a frame is lost on a link (random bit errors), for every
+  // link of a generated topology; a topology file gives its own per link.
+  double error_rate = 0;
 };
 
 // ECN thresholds for egress ports of one link speed.
