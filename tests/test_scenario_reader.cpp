@@ -340,7 +340,7 @@ TEST(ScenarioReaderErrors, Ranges) {
 TEST(ScenarioReaderErrors, CongestionControl) {
   EXPECT_EQ(
       ErrorOf(std::string(kMinimal) + "host: {cc: dcqnc}"),
-      R"(x.yaml:2:12: host.cc: expected one of none, dcqcn, timely, dctcp, hpcc, got "dcqnc"; did you mean 'dcqcn'?)");
+      R"(x.yaml:2:12: host.cc: expected one of none, dcqcn, timely, dctcp, hpcc, ldcp, got "dcqnc"; did you mean 'dcqcn'?)");
   EXPECT_EQ(
       ErrorOf(std::string(kMinimal) + "host: {dcqcn: {rate_ai: -1Mbps}}"),
       R"(x.yaml:2:25: host.dcqcn.rate_ai: expected a rate like "100Gbps" or "40Gb/s", got "-1Mbps" (negative values are not allowed))");

@@ -14,6 +14,8 @@ std::string_view CcName(CcKind kind) {
       return "dctcp";
     case CcKind::kHpcc:
       return "hpcc";
+    case CcKind::kLdcp:
+      return "ldcp";
   }
   return "?";
 }
@@ -30,6 +32,8 @@ std::unique_ptr<CongestionControl> MakeCongestionControl(CcKind kind, const Host
       return std::make_unique<Dctcp>(host.dctcp);
     case CcKind::kHpcc:
       return std::make_unique<Hpcc>(host.hpcc);
+    case CcKind::kLdcp:
+      return std::make_unique<Ldcp>(host.ldcp);
   }
   return nullptr;
 }
@@ -44,6 +48,10 @@ bool UsesCnps(CcKind kind, const HostConfig& host) {
     case CcKind::kDctcp:
     case CcKind::kHpcc:
       return false;  // they read delay, ECN-echo or INT instead
+    case CcKind::kLdcp:
+      // The window variant reads ECN-echo on ACKs (seed 001 §2.2); the event-API
+      // variant decreases per CNP (§3.2).
+      return host.ldcp.variant == LdcpVariant::kEventApi;
   }
   return true;
 }

@@ -18,6 +18,10 @@ struct CcState {
   int64_t line_rate_bps = 0;
   Time base_rtt = 0;     // unloaded RTT of the QP's path
   int mtu_bytes = 1000;  // payload per packet
+  // The QP's message size (0 = unknown): LDCP's fast start sends the message's
+  // last packet ECN-capable when it is shorter than the initial window (seed
+  // 001 §3.1).
+  int64_t message_bytes = 0;
   // Outputs: the NIC paces the QP at rate_bps and caps bytes in flight at
   // window_bytes (0 = no window).
   int64_t rate_bps = 0;

@@ -85,6 +85,7 @@ void Nic::StartFlow(Fabric& f, uint32_t id) {
   flow.next_avail = f.now;
   flow.cc.line_rate_bps = flow.rate_bps;
   flow.cc.mtu_bytes = cfg_->mtu_bytes;
+  flow.cc.message_bytes = flow.size_bytes;
   flow.cc.rate_bps = flow.rate_bps;
   RunCc(f, flow, [&](CongestionControl& cc, CcState& s) { cc.OnStart(f.now, s); });
   flow.rto_deadline = f.now + cfg_->rto;
@@ -260,8 +261,10 @@ void Nic::OnData(Fabric& f, PktId id) {
     flow.rcv_next++;
     flow.nak_outstanding = false;
     flow.last_rx_sent = pkt.sent;
+    // A CE-marked packet is ACKed at once even when coalescing, so that the
+    // sender learns of every mark precisely (seed 001 §2.2; DCTCP §3.1).
     if (++flow.since_ack >= static_cast<uint32_t>(cfg_->ack_every) ||
-        flow.rcv_next == flow.packets) {
+        flow.rcv_next == flow.packets || pkt.ecn == kCe) {
       SendAck(f, flow, id);
     } else if (flow.since_ack == 1) {
       // Coalescing: the first unacknowledged packet starts the ACK deadline,

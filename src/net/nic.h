@@ -4,8 +4,9 @@
 //    first, then round-robin among ready QPs; a QP is ready when its rate
 //    limiter allows (next_avail), its window has room and its priority is
 //    not paused by the ToR.
-//  - Responder: ACK every `ack_every` in-order packets (and the last one, and
-//    whatever is pending `ack_delay` after the first unacknowledged packet),
+//  - Responder: ACK every `ack_every` in-order packets (and the last one, a
+//    CE-marked one at once, and whatever is pending `ack_delay` after the
+//    first unacknowledged packet),
 //    one NAK per gap, re-ACK of duplicates; as notification point (NP), at
 //    most one CNP per QP per `cnp_interval` for CE-marked packets.
 //  - Requester: cumulative ACKs, go-back-N on NAK or retransmission timeout.

@@ -9,11 +9,12 @@
 namespace rocesim::scenario_detail {
 
 CcKind Reader::ReadCcKind(const Field& f) const {
-  const std::string name = OneOf(f, {"none", "dcqcn", "timely", "dctcp", "hpcc"});
+  const std::string name = OneOf(f, {"none", "dcqcn", "timely", "dctcp", "hpcc", "ldcp"});
   if (name == "dcqcn") return CcKind::kDcqcn;
   if (name == "timely") return CcKind::kTimely;
   if (name == "dctcp") return CcKind::kDctcp;
   if (name == "hpcc") return CcKind::kHpcc;
+  if (name == "ldcp") return CcKind::kLdcp;
   return CcKind::kNone;
 }
 
@@ -103,6 +104,29 @@ void Reader::ReadHpcc(const Field& f, HpccParams& p) const {
   if (auto v = m.Get("max_stage")) p.max_stage = IntField(*v, 0, 1000);
   if (auto v = m.Get("rate_ai")) p.rate_ai_bps = Rate(*v);
   if (auto v = m.Get("min_rate")) p.min_rate_bps = Rate(*v);
+}
+
+// LDCP (seed 001): the window variant (§2.2, §2.3, §3.1) or the event-API
+// variant (§3.2); defaults and their sources in cc/ldcp.h.
+void Reader::ReadLdcp(const Field& f, LdcpParams& p) const {
+  const Map m = ReadMap(f, {"variant", "alpha", "beta", "gamma", "eta", "initial_window",
+                            "fast_start", "max_window", "probe_interval"});
+  if (auto v = m.Get("variant"))
+    p.variant = OneOf(*v, {"window", "event_api"}) == "window" ? LdcpVariant::kWindow
+                                                               : LdcpVariant::kEventApi;
+  if (auto v = m.Get("alpha")) p.alpha = Fraction(*v, 0, false, 1);
+  if (auto v = m.Get("beta")) p.beta = Fraction(*v, 0, false, 1);
+  if (auto v = m.Get("gamma")) p.gamma = Fraction(*v, 0, false, 1);
+  if (auto v = m.Get("eta")) p.eta = Fraction(*v, 0, false, 1);
+  if (auto v = m.Get("initial_window")) p.initial_window_bytes = Size(*v, 0);
+  if (auto v = m.Get("fast_start")) p.fast_start = Bool(*v);
+  if (auto v = m.Get("max_window")) p.max_window_bytes = Size(*v, 0);
+  if (auto v = m.Get("probe_interval")) p.probe_interval = TimeValue(*v, 0);
+  try {
+    ValidateLdcpParams(p);
+  } catch (const std::invalid_argument& e) {
+    Fail(f, e.what());
+  }
 }
 
 }  // namespace rocesim::scenario_detail

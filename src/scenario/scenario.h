@@ -13,6 +13,7 @@
 #include "cc/dcqcn.h"
 #include "cc/dctcp.h"
 #include "cc/hpcc.h"
+#include "cc/ldcp.h"
 #include "cc/timely.h"
 #include "core/time.h"
 
@@ -110,7 +111,7 @@ struct SwitchConfig {
   uint64_t ecmp_seed = 0;  // mixed with the switch id into the ECMP hash
 };
 
-enum class CcKind { kNone, kDcqcn, kTimely, kDctcp, kHpcc };
+enum class CcKind { kNone, kDcqcn, kTimely, kDctcp, kHpcc, kLdcp };
 
 struct HostConfig {
   int mtu_bytes = 1000;                // RDMA payload per packet
@@ -137,6 +138,7 @@ struct HostConfig {
   }();
   DctcpParams dctcp;
   HpccParams hpcc;
+  LdcpParams ldcp;
 };
 
 struct FlowSpec {

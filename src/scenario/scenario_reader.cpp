@@ -219,7 +219,8 @@ void Reader::ReadSwitch(const Field& f, SwitchConfig& s) const {
 void Reader::ReadHost(const Field& f, HostConfig& h) const {
   const Map m =
       ReadMap(f, {"mtu", "header_bytes", "ack_every", "ack_delay", "rto", "cnp_interval", "control_priority",
-                  "dscp_of_priority", "ecn_capable", "cc", "dcqcn", "timely", "dctcp", "hpcc"});
+                  "dscp_of_priority", "ecn_capable", "cc", "dcqcn", "timely", "dctcp", "hpcc",
+                  "ldcp"});
   if (auto v = m.Get("mtu"))
     h.mtu_bytes = static_cast<int>(Size(*v, 1, std::numeric_limits<int>::max()));
   if (auto v = m.Get("header_bytes")) h.header_bytes = IntField(*v, 1);
@@ -247,6 +248,7 @@ void Reader::ReadHost(const Field& f, HostConfig& h) const {
   if (auto v = m.Get("timely")) ReadTimely(*v, h.timely);
   if (auto v = m.Get("dctcp")) ReadDctcp(*v, h.dctcp);
   if (auto v = m.Get("hpcc")) ReadHpcc(*v, h.hpcc);
+  if (auto v = m.Get("ldcp")) ReadLdcp(*v, h.ldcp);
 }
 
 std::vector<int> Reader::ReadSenders(const Field& f) const {

@@ -153,6 +153,7 @@ class Reader {
   void ReadTimely(const Field& f, TimelyParams& p) const;
   void ReadDctcp(const Field& f, DctcpParams& p) const;
   void ReadHpcc(const Field& f, HpccParams& p) const;
+  void ReadLdcp(const Field& f, LdcpParams& p) const;
   TrafficSpec ReadTraffic(const Field& f) const;
   std::vector<int> ReadSenders(const Field& f) const;
   void ReadMonitors(const Field& f, MonitorConfig& m) const;
