@@ -662,3 +662,41 @@ TEST(Physics, LinkErrorsDropFramesAndGoBackNRecovers) {
 
 }  // namespace
 }  // namespace rocesim
+
+namespace rocesim {
+namespace {
+
+// buf_max (seed 001 §2.1): with PFC off, an egress queue never holds more
+// than buf_max; the excess is dropped as buffer_full and the flows recover.
+TEST(Physics, BufMaxCapsTheEgressQueue) {
+  const std::string yaml = R"(
+duration: 50ms
+topology: {type: star, hosts: 5}
+switch: {pfc: {enabled: false}, ecn: {enabled: false, buf_max: 50KB}}
+traffic: [{type: incast, senders: "1-4", receiver: 0, size: 500KB}]
+)";
+  const Scenario sc = ParseScenarioText(yaml, "t.yaml", "", {}, std::nullopt);
+  Simulation sim(sc);
+  int64_t worst = 0;
+  const PortId to_host0 = sim.fabric().nodes[5].first_port;  // the switch's port to host 0
+  for (Time t = 0; sim.Advance(t) && t <= sc.duration; t += 1 * kMicrosecond)
+    worst = std::max(worst, sim.fabric().ports[to_host0].queue[3].bytes);
+  EXPECT_LE(worst, 50'000);
+  EXPECT_GT(worst, 40'000);
+  EXPECT_GT(sim.fabric().counters.drops[static_cast<size_t>(DropCause::kBufferFull)], 0u);
+  for (const Flow& fl : sim.fabric().flows) EXPECT_TRUE(fl.Finished());
+}
+
+// A generated topology's error_rate applies to every link.
+TEST(Physics, GeneratedTopologyErrorRate) {
+  const SimRun r = RunYaml(R"(
+duration: 20ms
+topology: {type: star, hosts: 2, error_rate: 0.001}
+traffic: [{type: flows, flows: [{src: 0, dst: 1, size: 4MB}]}]
+)");
+  EXPECT_GT(r.fabric().counters.drops[static_cast<size_t>(DropCause::kLinkError)], 0u);
+  EXPECT_TRUE(r.fabric().flows[0].Finished());
+}
+
+}  // namespace
+}  // namespace rocesim

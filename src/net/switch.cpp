@@ -43,6 +43,11 @@ void Switch::Receive(Fabric& f, PortId in, PktId id) {
     f.CountDrop(id, DropCause::kWred, in);
     return;
   }
+  // buf_max (seed 001 §2.1): the egress queue's hard cap, whatever the class.
+  if (cfg_->ecn.buf_max_bytes > 0 && q.bytes + pkt.size > cfg_->ecn.buf_max_bytes) {
+    f.CountDrop(id, DropCause::kBufferFull, in);
+    return;
+  }
   const Admission a = mmu_.Admit(local_in, prio, pkt.size);
   if (a != Admission::kAdmitted) {
     // A lossless PG that overflows (e.g. configured with no headroom) must

@@ -75,6 +75,10 @@ struct EcnConfig {
   double pmax = 0.01;
   // Non-ECT data packets are dropped when the egress queue exceeds this (0 = off).
   int64_t wred_drop_bytes = 0;
+  // buf_max (seed 001 §2.1): any packet arriving at an egress queue already
+  // holding this many bytes is dropped (0 = no per-queue cap; the shared
+  // buffer's dynamic threshold still applies).
+  int64_t buf_max_bytes = 0;
   // Overrides kmin/kmax/pmax on egress ports of a listed link speed.
   std::vector<EcnRateThresholds> by_rate;
 };

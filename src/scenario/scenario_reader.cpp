@@ -65,9 +65,9 @@ void Reader::ReadLink(const Field& f, int64_t& rate, Time& delay) const {
 }
 
 void Reader::ReadTopology(const Field& f, TopologyConfig& t) {
-  const Map m = ReadMap(
-      f, {"type", "hosts", "hosts_left", "hosts_right", "leaves", "spines", "hosts_per_leaf",
-          "links_per_spine", "k", "file", "host_link", "fabric_link", "core_link", "ifg_bytes"});
+  const Map m = ReadMap(f, {"type", "hosts", "hosts_left", "hosts_right", "leaves", "spines",
+                            "hosts_per_leaf", "links_per_spine", "k", "file", "host_link",
+                            "fabric_link", "core_link", "ifg_bytes", "error_rate"});
   const Field type_field =
       Require(m, "type", " (one of star, dumbbell, leaf_spine, fat_tree, file)");
   const std::string type =
@@ -126,6 +126,11 @@ void Reader::ReadTopology(const Field& f, TopologyConfig& t) {
   if (auto v = m.Get("fabric_link")) ReadLink(*v, t.fabric_rate_bps, t.fabric_delay);
   if (auto v = m.Get("core_link")) ReadLink(*v, t.core_rate_bps, t.core_delay);
   if (auto v = m.Get("ifg_bytes")) t.ifg_bytes = IntField(*v, 0, 1 << 20);
+  if (auto v = m.Get("error_rate")) {
+    if (t.kind == TopologyKind::kFile)
+      Fail(*v, "a topology file gives each link its own error rate (its fifth column)");
+    t.error_rate = Fraction(*v, 0, true, 1);
+  }
 }
 
 void Reader::ReadSwitch(const Field& f, SwitchConfig& s) const {
@@ -157,12 +162,13 @@ void Reader::ReadSwitch(const Field& f, SwitchConfig& s) const {
 
   if (auto ecn_field = m.Get("ecn")) {
     const Map ecn =
-        ReadMap(*ecn_field, {"enabled", "kmin", "kmax", "pmax", "wred_drop", "by_rate"});
+        ReadMap(*ecn_field, {"enabled", "kmin", "kmax", "pmax", "wred_drop", "buf_max", "by_rate"});
     if (auto v = ecn.Get("enabled")) s.ecn.enabled = Bool(*v);
     if (auto v = ecn.Get("kmin")) s.ecn.kmin_bytes = Size(*v, 0);
     if (auto v = ecn.Get("kmax")) s.ecn.kmax_bytes = Size(*v, 0);
     if (auto v = ecn.Get("pmax")) s.ecn.pmax = Fraction(*v, 0, true, 1);
     if (auto v = ecn.Get("wred_drop")) s.ecn.wred_drop_bytes = Size(*v, 0);
+    if (auto v = ecn.Get("buf_max")) s.ecn.buf_max_bytes = Size(*v, 0);
     if (auto v = ecn.Get("by_rate")) {
       // Per-link-speed thresholds, as the HPCC simulator's KMIN/KMAX/PMAX maps.
       for (const Field& item : List(*v, "a list of {rate, kmin, kmax, pmax}")) {
@@ -217,10 +223,9 @@ void Reader::ReadSwitch(const Field& f, SwitchConfig& s) const {
 }
 
 void Reader::ReadHost(const Field& f, HostConfig& h) const {
-  const Map m =
-      ReadMap(f, {"mtu", "header_bytes", "ack_every", "ack_delay", "rto", "cnp_interval", "control_priority",
-                  "dscp_of_priority", "ecn_capable", "cc", "dcqcn", "timely", "dctcp", "hpcc",
-                  "ldcp"});
+  const Map m = ReadMap(f, {"mtu", "header_bytes", "ack_every", "ack_delay", "rto", "cnp_interval",
+                            "control_priority", "dscp_of_priority", "ecn_capable", "cc", "dcqcn",
+                            "timely", "dctcp", "hpcc", "ldcp"});
   if (auto v = m.Get("mtu"))
     h.mtu_bytes = static_cast<int>(Size(*v, 1, std::numeric_limits<int>::max()));
   if (auto v = m.Get("header_bytes")) h.header_bytes = IntField(*v, 1);
