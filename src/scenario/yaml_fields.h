@@ -2,7 +2,7 @@
 // from (file position or --set override), validated maps, and the Reader whose
 // typed accessors turn a field into a value or an error naming file, line,
 // column and field path. Sections are read in scenario_reader.cpp (topology,
-// switch, host, traffic, monitors) and cc_section.cpp (congestion control).
+// switch, host, monitors), traffic_section.cpp and cc_section.cpp.
 #pragma once
 
 #include <fmt/format.h>
