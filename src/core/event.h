@@ -20,6 +20,15 @@ enum class EventKind : uint8_t {
   kMonitor,     // periodic sampling
   kCcTimer,     // target: flow id; arg: timer id (congestion-control timers)
   kAckTimer,    // target: flow id; the responder's coalesced-ACK deadline
+  // Faults and defences (src/ops/, seed 003 §4.3, §6.2).
+  kFaultStart,       // target: index into Scenario::faults
+  kFaultEnd,         // target: index into Scenario::faults
+  kStormPause,       // target: host; a pausing NIC (storm, slow receiver) renews its XOFF
+  kRxDrain,          // target: host; a slow receiver's pipeline finishes its head frame
+  kWatchdogCheck,    // target: port; arg: priority; has the queue been paused for `detect`?
+  kWatchdogRestore,  // target: port; arg: priority; the watchdog re-arms
+  kRouteRecompute,   // routing converges on the links that are up now (link_down)
+  kDeadlockCheck,    // one sample of the PFC deadlock detector
 };
 
 struct Event {

@@ -1,5 +1,7 @@
 #include "net/fabric.h"
 
+#include "ops/watchdog.h"
+
 namespace rocesim {
 
 bool Fabric::HasBacklog(const Port& p) const {
@@ -26,6 +28,8 @@ void Fabric::KickPort(PortId port) {
 
 void Fabric::Transmit(PortId port) {
   Port& p = ports[port];
+  if (p.link_down) [[unlikely]]
+    return;  // src/ops/link_down.h: the transmitter holds until the link is up
   // Choosing the frame can re-enter KickPort for this port (a congestion-control
   // callback, a pause frame); marking the transmitter busy meanwhile keeps
   // those nested kicks from starting a second frame at the same instant.
@@ -64,6 +68,10 @@ void Fabric::OnPortWake(PortId port) {
 
 void Fabric::OnLinkArrive(PortId port) {
   Port& p = ports[port];
+  // A link that failed (stale arrival events) or loses frames (src/ops/).
+  if (p.link_ops) [[unlikely]] {
+    if (ops::OnFaultyLinkArrive(*this, port)) return;
+  }
   const PktId id = p.wire.Pop(pool);
   if (!p.wire.Empty()) Schedule(pool[p.wire.head].arrive, EventKind::kLinkArrive, port);
   const PortId in = p.peer;
@@ -101,6 +109,11 @@ void Fabric::OnPauseFrame(PortId port, PktId id) {
   const int quanta = static_cast<int>(pkt.psn);
   p.counters.pause_received++;
   counters.pause_received++;
+  if (p.wd_ignore >> prio & 1) {  // a triggered watchdog no longer honours them
+    pool.Free(id);
+    return;
+  }
+  const bool was_paused = p.paused_until[prio] > now;
   // Paused time is accounted up to the moment the pause is replaced.
   if (p.paused_until[prio] > now) p.counters.paused_time -= p.paused_until[prio] - now;
   if (quanta == 0) {
@@ -112,6 +125,8 @@ void Fabric::OnPauseFrame(PortId port, PktId id) {
   }
   pool.Free(id);
   if (quanta == 0) KickPort(port);
+  if (switch_watchdog && quanta != 0 && !was_paused && nodes[p.node].is_switch)
+    ops::OnPauseStarted(*this, port, prio);
 }
 
 void Fabric::CountDrop(PktId id, DropCause cause, PortId ingress) {
@@ -120,6 +135,7 @@ void Fabric::CountDrop(PktId id, DropCause cause, PortId ingress) {
   counters.dropped_frames++;
   if (pkt.type == PktType::kData) counters.dropped_payload_bytes += pkt.payload;
   ports[ingress].counters.drops++;
+  port_drops[ingress][static_cast<size_t>(cause)]++;
   pool.Free(id);
 }
 
@@ -139,6 +155,8 @@ uint64_t Fabric::FramesInNetwork(uint64_t* payload_bytes) const {
     if (nodes[p.node].is_switch)
       for (const PacketFifo& q : p.queue) walk(q);
   }
+  // Frames waiting in a slow receiver's buffer (src/ops/slow_receiver.h).
+  for (const Nic& n : nics) walk(n.fault.rx_queue);
   if (payload_bytes) *payload_bytes = bytes;
   return frames;
 }

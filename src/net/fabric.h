@@ -17,6 +17,8 @@
 #include "net/nic.h"
 #include "net/port.h"
 #include "net/switch.h"
+#include "ops/ops_log.h"
+#include "ops/packet_loss.h"
 #include "scenario/scenario.h"
 #include "stats/counters.h"
 #include "topo/routing.h"
@@ -61,6 +63,17 @@ struct Fabric {
   Counters counters;
   Rng link_rng;  // link errors (one stream for all links: draws only on lossy links)
   uint32_t flows_finished = 0;
+  // Faults and defences (src/ops/): the ops log, and whether the switch
+  // watchdog watches pause episodes.
+  OpsLog ops;
+  bool switch_watchdog = false;
+  std::vector<LossFaultState> loss_faults;  // packet_loss faults, by fault index
+  Rng fault_rng;                            // packet_loss probability draws
+  // Per port and priority: start of the current pause episode (switch watchdog only).
+  std::vector<std::array<Time, kNumPriorities>> wd_paused_since;
+  // Per port: frames dropped on arrival there, by cause (counters.csv).
+  using DropsByCause = std::array<uint64_t, static_cast<size_t>(DropCause::kCount)>;
+  std::vector<DropsByCause> port_drops;
 
   void Schedule(Time t, EventKind kind, uint32_t target, uint32_t arg = 0) {
     events.Push(t, kind, target, arg);

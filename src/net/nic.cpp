@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "net/fabric.h"
+#include "ops/slow_receiver.h"
 
 namespace rocesim {
 
@@ -218,6 +219,14 @@ void Nic::OnAckTimer(Fabric& f, uint32_t id) {
 }
 
 void Nic::Receive(Fabric& f, PktId id) {
+  // A fault on this NIC's receive side (src/ops/slow_receiver.h).
+  if (fault.intercept) [[unlikely]] {
+    if (ops::InterceptReceive(f, host_, id)) return;
+  }
+  Deliver(f, id);
+}
+
+void Nic::Deliver(Fabric& f, PktId id) {
   const Packet& pkt = f.pool[id];
   if (pkt.type == PktType::kPause) {
     f.OnPauseFrame(port_, id);
@@ -254,8 +263,16 @@ void Nic::OnData(Fabric& f, PktId id) {
     if (flow.sends_cnps && (flow.last_cnp < 0 || f.now - flow.last_cnp >= cfg_->cnp_interval)) {
       flow.last_cnp = f.now;
       f.counters.cnps_sent++;
+      f.ports[port_].counters.cnps_sent++;
       SendControl(f, flow, PktType::kCnp, pkt.psn, false, pkt.sent, id);
     }
+  }
+  if (cfg_->loss_recovery == LossRecovery::kGoBack0 && pkt.psn == 0 && flow.rcv_next > 0 &&
+      flow.rcv_next < flow.packets) {
+    // Go-back-0 (seed 003 §4.2): the requester restarted the message; the
+    // partial message is discarded and received again from the start.
+    flow.rcv_next = 0;
+    flow.nak_outstanding = false;
   }
   if (pkt.psn == flow.rcv_next) {
     flow.rcv_next++;
@@ -289,6 +306,8 @@ void Nic::OnAck(Fabric& f, PktId id) {
   const Packet& pkt = f.pool[id];
   Flow& flow = f.flows[pkt.flow];
   if (flow.Finished()) return;
+  // Go-back-0: an ACK from before the restart acknowledges nothing sent since.
+  if (cfg_->loss_recovery == LossRecovery::kGoBack0 && pkt.psn > flow.snd_nxt) return;
   AckInfo ack;
   ack.now = f.now;
   if (pkt.psn > flow.snd_una) {
@@ -319,7 +338,9 @@ void Nic::OnNak(Fabric& f, PktId id) {
   if (flow.Finished()) return;
   if (pkt.psn > flow.snd_una) flow.snd_una = pkt.psn;
   RunCc(f, flow, [&](CongestionControl& cc, CcState& s) { cc.OnNack(f.now, s); });
-  if (flow.snd_nxt > pkt.psn) {
+  if (cfg_->loss_recovery == LossRecovery::kGoBack0) {
+    RestartMessage(f, flow);
+  } else if (flow.snd_nxt > pkt.psn) {
     flow.snd_nxt = pkt.psn;  // go-back-N
     flow.rto_deadline = f.now + cfg_->rto;
     Activate(f, flow);
@@ -330,6 +351,7 @@ void Nic::OnCnp(Fabric& f, PktId id) {
   Flow& flow = f.flows[f.pool[id].flow];
   flow.cnps_received++;
   f.counters.cnps_received++;
+  f.ports[port_].counters.cnps_received++;
   if (!flow.Finished())
     RunCc(f, flow, [&](CongestionControl& cc, CcState& s) { cc.OnCnp(f.now, s); });
 }
@@ -351,11 +373,22 @@ void Nic::OnTimeout(Fabric& f, uint32_t id) {
   }
   if (flow.snd_una < flow.snd_nxt) {
     f.counters.timeouts++;
-    flow.snd_nxt = flow.snd_una;
-    Activate(f, flow);
+    if (cfg_->loss_recovery == LossRecovery::kGoBack0) {
+      RestartMessage(f, flow);
+    } else {
+      flow.snd_nxt = flow.snd_una;
+      Activate(f, flow);
+    }
   }
   flow.rto_deadline = f.now + cfg_->rto;
   f.Schedule(flow.rto_deadline, EventKind::kQpTimeout, id);
+}
+
+void Nic::RestartMessage(Fabric& f, Flow& flow) {
+  flow.snd_una = 0;
+  flow.snd_nxt = 0;
+  flow.rto_deadline = f.now + cfg_->rto;
+  Activate(f, flow);
 }
 
 void Nic::Complete(Fabric& f, Flow& flow) {

@@ -9,7 +9,8 @@
 //    first unacknowledged packet),
 //    one NAK per gap, re-ACK of duplicates; as notification point (NP), at
 //    most one CNP per QP per `cnp_interval` for CE-marked packets.
-//  - Requester: cumulative ACKs, go-back-N on NAK or retransmission timeout.
+//  - Requester: cumulative ACKs, go-back-N on NAK or retransmission timeout
+//    (or go-back-0: the whole message again, host.loss_recovery, seed 003 §4.2).
 // Congestion control (rate / window per QP) attaches at OnAck/OnCnp; without
 // it every QP sends at line rate.
 #pragma once
@@ -19,6 +20,7 @@
 
 #include "core/packet.h"
 #include "net/port.h"
+#include "ops/nic_fault_state.h"
 #include "scenario/scenario.h"
 
 namespace rocesim {
@@ -31,6 +33,8 @@ class Nic {
   void Init(uint32_t host, PortId port, const HostConfig& cfg);
 
   void Receive(Fabric& f, PktId pkt);
+  // Processes a received frame (Receive, or the ops receive pipeline later).
+  void Deliver(Fabric& f, PktId pkt);
   PktId Dequeue(Fabric& f);
   bool HasDataToSend() const { return !active_.empty(); }
 
@@ -42,6 +46,9 @@ class Nic {
   void OnCcTimer(Fabric& f, uint32_t flow, int timer);
 
   PortId port() const { return port_; }
+
+  // Injected faults and the host watchdog (src/ops/).
+  NicFaultState fault;
 
  private:
   void OnData(Fabric& f, PktId pkt);
@@ -59,6 +66,8 @@ class Nic {
   void Activate(Fabric& f, Flow& flow);
   void Deactivate(Flow& flow);
   void Complete(Fabric& f, Flow& flow);
+  // Go-back-0 (host.loss_recovery, seed 003 §4.2): resend the message from PSN 0.
+  void RestartMessage(Fabric& f, Flow& flow);
   // Runs one congestion-control callback and applies what it set: rate
   // (re-pacing the next packet), window, and timer requests.
   template <typename Call>

@@ -23,6 +23,10 @@ struct PortCounters {
   uint64_t ecn_marks = 0;
   uint64_t drops = 0;  // frames dropped on arrival at this (ingress) port
   Time paused_time = 0;
+  // Monitoring (counters.csv, seed 003 §6.2): the CNPs a host's NIC sent and
+  // received (drops by cause: Fabric::port_drops).
+  uint64_t cnps_sent = 0;
+  uint64_t cnps_received = 0;
 };
 
 struct Port {
@@ -33,6 +37,14 @@ struct Port {
   Time delay = 0;
   Time ps_per_byte = 0;  // exact serialization cost per byte when integral, else 0
   int ifg_bytes = 0;
+  // Faults (src/ops/), beside the fields the per-frame paths read anyway:
+  // link_ops non-zero when arrivals on this port's link need src/ops/ —
+  // kLinkHasFailed (stays set: stale arrival events may follow), kLinkLossy;
+  // link_down: a link_down fault, nothing crosses this link.
+  uint8_t link_ops = 0;
+  bool link_down = false;
+  static constexpr uint8_t kLinkHasFailed = 1;
+  static constexpr uint8_t kLinkLossy = 2;
   double loss_probability = 0;  // per frame on the outgoing link (link errors)
 
   Time busy_until = 0;                           // transmitter busy until then
@@ -42,10 +54,17 @@ struct Port {
   std::array<PacketFifo, kNumPriorities> queue;  // egress queues per priority
   uint32_t queued_frames = 0;                    // over all queues
   uint8_t nonempty = 0;                          // bit q: queue[q] holds a frame
+  // Bit p: a switch drops frames routed to egress queue p (a watchdog's
+  // wd_drop, or every bit while the link is down; src/ops/).
+  uint8_t drop_mask = 0;
   std::array<Time, kNumPriorities> paused_until{};  // peer's pause on our queues
   std::array<int32_t, kNumPriorities> deficit{};    // DWRR state
   uint8_t dwrr_next = 0;
   bool dwrr_turn_started = false;
+  // PFC watchdog (src/ops/watchdog.h), touched only when one is configured.
+  uint8_t wd_ignore = 0;    // bit p: pauses received for priority p are ignored
+  uint8_t wd_drop = 0;      // bit p: a triggered watchdog drops frames for egress queue p
+  uint16_t loss_fault = 0;  // packet_loss fault on this link: its index + 1 (0: none)
   PortCounters counters;
 
   bool Paused(int prio, Time now) const { return paused_until[prio] > now; }

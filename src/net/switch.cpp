@@ -37,6 +37,12 @@ void Switch::Receive(Fabric& f, PortId in, PktId id) {
   const int local_in = static_cast<int>(in - first_port_);
   Port& egress = f.ports[out];
   const PacketFifo& q = egress.queue[prio];
+  if (egress.drop_mask) [[unlikely]] {
+    if (egress.drop_mask >> prio & 1) {  // link down, or PFC watchdog with action drop
+      f.CountDrop(id, egress.link_down ? DropCause::kLinkDown : DropCause::kWatchdog, in);
+      return;
+    }
+  }
 
   if (cfg_->ecn.wred_drop_bytes > 0 && pkt.type == PktType::kData && pkt.ecn == kNotEct &&
       q.bytes > cfg_->ecn.wred_drop_bytes) {
@@ -94,6 +100,33 @@ void Switch::CheckResume(Fabric& f, int local_port, int prio) {
   if (mmu_.Xoff(local_port, prio) && mmu_.ShouldResume(local_port, prio)) {
     mmu_.Xoff(local_port, prio) = 0;
     f.SendPause(first_port_ + local_port, prio, 0);
+  }
+}
+
+void Switch::DrainQueue(Fabric& f, PortId out, int prio, DropCause cause) {
+  Port& p = f.ports[out];
+  while (!p.queue[prio].Empty()) {
+    const PktId id = p.DequeueFrom(f.pool, prio);
+    const Packet& pkt = f.pool[id];
+    const int in = pkt.in_port;
+    mmu_.Release(in, prio, pkt.size);
+    f.CountDrop(id, cause, first_port_ + static_cast<PortId>(in));
+    if (lossless_[prio]) CheckResume(f, in, prio);
+  }
+  p.deficit[prio] = 0;
+}
+
+void Switch::BreakHead(Fabric& f, PortId out, int prio) {
+  Port& p = f.ports[out];
+  if (p.queue[prio].Empty()) return;
+  const int in = f.pool[p.queue[prio].head].in_port;
+  while (!p.queue[prio].Empty() && mmu_.Xoff(in, prio)) {
+    const PktId id = p.DequeueFrom(f.pool, prio);
+    const Packet& pkt = f.pool[id];
+    const int from = pkt.in_port;
+    mmu_.Release(from, prio, pkt.size);
+    f.CountDrop(id, DropCause::kDeadlockBreak, first_port_ + static_cast<PortId>(from));
+    if (lossless_[prio]) CheckResume(f, from, prio);
   }
 }
 

@@ -15,6 +15,7 @@
 #include "net/red.h"
 #include "net/switch_mmu.h"
 #include "scenario/scenario.h"
+#include "stats/counters.h"
 
 namespace rocesim {
 
@@ -31,6 +32,13 @@ class Switch {
   // Next frame to transmit on `out` (kNoPkt if none is eligible now).
   PktId Dequeue(Fabric& f, PortId out);
   void OnPfcRefresh(Fabric& f, PortId port, int prio);
+  // Drops every frame of egress queue `prio` on `out`, releasing its buffer
+  // (a triggered PFC watchdog with action drop, src/ops/watchdog.h).
+  void DrainQueue(Fabric& f, PortId out, int prio, DropCause cause);
+  // Drops frames from the head of egress queue `prio` on `out` until the
+  // ingress the head came from is no longer paused upstream (or the queue is
+  // empty): the deadlock detector's `break` (src/ops/deadlock.h).
+  void BreakHead(Fabric& f, PortId out, int prio);
 
   const SwitchMmu& mmu() const { return mmu_; }
   uint32_t node() const { return node_; }

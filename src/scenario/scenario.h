@@ -97,6 +97,20 @@ struct PfcConfig {
   int64_t headroom_bytes = -1;
 };
 
+// PFC storm watchdog (seed 003 §4.3, §6.2 incident 1). At a switch egress
+// (port, priority) that stays paused, non-empty, for `detect`, it stops
+// honouring the peer's pauses on that queue and either drops its lossless
+// traffic or forwards it regardless (`action`); at a NIC that has sent pauses
+// continuously for `detect`, it stops sending them. Either re-arms after
+// `restore`.
+struct WatchdogConfig {
+  enum class Action { kDrop, kForward };
+  bool enabled = false;
+  Time detect = 200 * kMillisecond;
+  Time restore = 200 * kMillisecond;
+  Action action = Action::kDrop;  // switch only
+};
+
 struct SwitchConfig {
   int64_t buffer_bytes = 32'000'000;
   // Dynamic threshold (seed 003 §6.2): a (port, priority) may take shared
@@ -113,6 +127,19 @@ struct SwitchConfig {
   // DWRR weights of the other priorities (quantum = weight * MTU).
   std::array<int, kNumPriorities> dwrr_weights{1, 1, 1, 1, 1, 1, 1, 1};
   uint64_t ecmp_seed = 0;  // mixed with the switch id into the ECMP hash
+  WatchdogConfig watchdog;
+};
+
+struct RxBufferConfig {
+  int64_t size_bytes = 256 * 1024;
+  int64_t xoff_bytes = 192 * 1024;
+  int64_t xon_bytes = 128 * 1024;
+};
+
+// How a requester recovers from a NAK or timeout (seed 003 §4.2).
+enum class LossRecovery {
+  kGoBackN,  // resend from the first unacknowledged PSN
+  kGoBack0,  // restart the whole message from PSN 0; the responder discards its partial message
 };
 
 enum class CcKind { kNone, kDcqcn, kTimely, kDctcp, kHpcc, kLdcp };
@@ -143,6 +170,12 @@ struct HostConfig {
   DctcpParams dctcp;
   HpccParams hpcc;
   LdcpParams ldcp;
+  WatchdogConfig watchdog;  // `action` unused at the NIC
+  // The NIC's receive buffer, used when its pipeline is slower than the link
+  // (slow_receiver fault, seed 003 §4.4): XOFF to the ToR at `xoff_bytes`,
+  // XON at `xon_bytes`, drop beyond `size_bytes`.
+  RxBufferConfig rx_buffer;
+  LossRecovery loss_recovery = LossRecovery::kGoBackN;
 };
 
 struct FlowSpec {
@@ -211,6 +244,13 @@ struct TrafficSpec {
   Time duration = 0;
 };
 
+// PFC deadlock detection (src/ops/deadlock.h, seed 003 §4.1).
+struct DeadlockConfig {
+  bool enabled = false;
+  Time threshold = 1 * kMillisecond;  // a cycle of paused queues held this long
+  bool break_cycle = false;           // `break`: drop to release it
+};
+
 struct MonitorConfig {
   // Queue occupancy, port throughput and PFC state, and every running flow's
   // rate, sampled every `interval` (0 = off) within [start, end].
@@ -220,6 +260,44 @@ struct MonitorConfig {
   // Nodes whose ports and queues are recorded (node ids as in queues.csv);
   // empty = all.
   std::vector<int> nodes;
+  DeadlockConfig deadlock;
+};
+
+// Injected faults (src/ops/, seed 003 §6.2). Each runs from `at` to `until`.
+enum class FaultKind {
+  // The host's NIC stops receiving (drops what arrives) and sends PFC XOFF on
+  // `priority` continuously, renewed before expiry (seed 003 §6.2 incident 1).
+  kNicPauseStorm,
+  // The NIC's receive pipeline runs at `rate_bps` (0: line rate) and stalls
+  // for `stall` at the start of every `period` (0: never), so its receive
+  // buffer fills and it pauses its ToR (seed 003 §4.4).
+  kSlowReceiver,
+  // A link stops carrying frames (those in flight are lost); routes are
+  // recomputed `convergence` later, and again when it comes back at `until`.
+  kLinkDown,
+  // The data frames a port sends onto its link are lost with `probability`
+  // or every `every_nth` one (seed 003 §4.2).
+  kPacketLoss,
+};
+
+struct FaultSpec {
+  FaultKind kind = FaultKind::kNicPauseStorm;
+  int host = 0;
+  int priority = 3;  // kNicPauseStorm
+  Time at = 0;
+  Time until = kTimeMax;
+  int64_t rate_bps = 0;  // kSlowReceiver
+  Time period = 0;
+  Time stall = 0;
+  // kLinkDown: the link between nodes a and b (the first, if parallel), or
+  // local port `port` of node `node` (a = node, b = -1).
+  int node_a = -1;
+  int node_b = -1;
+  int port = -1;
+  Time convergence = 0;
+  // kPacketLoss (on the link as for kLinkDown; a -> b is the direction).
+  double probability = 0;
+  uint32_t every_nth = 0;
 };
 
 struct OutputConfig {
@@ -236,6 +314,7 @@ struct Scenario {
   HostConfig host;
   std::vector<TrafficSpec> traffic;
   MonitorConfig monitors;
+  std::vector<FaultSpec> faults;
   OutputConfig output;
   std::string yaml_as_run;  // the scenario after --set overrides, re-emitted
 };

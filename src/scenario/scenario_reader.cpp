@@ -133,7 +133,7 @@ void Reader::ReadTopology(const Field& f, TopologyConfig& t) {
 
 void Reader::ReadSwitch(const Field& f, SwitchConfig& s) const {
   const Map m = ReadMap(f, {"buffer", "alpha", "reserved", "pfc", "ecn", "dscp_map",
-                            "strict_priorities", "dwrr_weights", "ecmp_seed"});
+                            "strict_priorities", "dwrr_weights", "ecmp_seed", "watchdog"});
   if (auto v = m.Get("buffer")) s.buffer_bytes = Size(*v, 1);
   if (auto v = m.Get("alpha")) {
     s.alpha = Fraction(*v, 0, false, std::numeric_limits<double>::max());
@@ -218,12 +218,14 @@ void Reader::ReadSwitch(const Field& f, SwitchConfig& s) const {
     for (int p = 0; p < kNumPriorities; ++p) s.dwrr_weights[p] = IntField(items[p], 1);
   }
   if (auto v = m.Get("ecmp_seed")) s.ecmp_seed = Uint64(*v);
+  if (auto v = m.Get("watchdog")) ReadWatchdog(*v, s.watchdog, true);
 }
 
 void Reader::ReadHost(const Field& f, HostConfig& h) const {
-  const Map m = ReadMap(f, {"mtu", "header_bytes", "ack_every", "ack_delay", "rto", "cnp_interval",
-                            "control_priority", "dscp_of_priority", "ecn_capable", "cc", "dcqcn",
-                            "timely", "dctcp", "hpcc", "ldcp"});
+  const Map m =
+      ReadMap(f, {"mtu", "header_bytes", "ack_every", "ack_delay", "rto", "cnp_interval",
+                  "control_priority", "dscp_of_priority", "ecn_capable", "cc", "dcqcn", "timely",
+                  "dctcp", "hpcc", "ldcp", "watchdog", "rx_buffer", "loss_recovery"});
   if (auto v = m.Get("mtu"))
     h.mtu_bytes = static_cast<int>(Size(*v, 1, std::numeric_limits<int>::max()));
   if (auto v = m.Get("header_bytes")) h.header_bytes = IntField(*v, 1);
@@ -252,10 +254,21 @@ void Reader::ReadHost(const Field& f, HostConfig& h) const {
   if (auto v = m.Get("dctcp")) ReadDctcp(*v, h.dctcp);
   if (auto v = m.Get("hpcc")) ReadHpcc(*v, h.hpcc);
   if (auto v = m.Get("ldcp")) ReadLdcp(*v, h.ldcp);
+  if (auto v = m.Get("watchdog")) ReadWatchdog(*v, h.watchdog, false);
+  if (auto v = m.Get("rx_buffer")) ReadRxBuffer(*v, h.rx_buffer);
+  if (auto v = m.Get("loss_recovery"))
+    h.loss_recovery = OneOf(*v, {"go_back_n", "go_back_0"}) == "go_back_n" ? LossRecovery::kGoBackN
+                                                                           : LossRecovery::kGoBack0;
 }
 
 void Reader::ReadMonitors(const Field& f, MonitorConfig& mc) const {
-  const Map m = ReadMap(f, {"interval", "start", "end", "nodes"});
+  const Map m = ReadMap(f, {"interval", "start", "end", "nodes", "deadlock"});
+  if (auto v = m.Get("deadlock")) {
+    const Map d = ReadMap(*v, {"enabled", "threshold", "break"});
+    if (auto e = d.Get("enabled")) mc.deadlock.enabled = Bool(*e);
+    if (auto e = d.Get("threshold")) mc.deadlock.threshold = TimeValue(*e, 1);
+    if (auto e = d.Get("break")) mc.deadlock.break_cycle = Bool(*e);
+  }
   if (auto v = m.Get("interval")) mc.interval = TimeValue(*v, 0);
   if (auto v = m.Get("nodes"))
     for (const Field& item : List(*v, "a list of node ids like [16, 17]"))
@@ -274,7 +287,7 @@ Scenario Reader::Read(const YAML::Node& root) {
   Scenario sc;
   const Field top{root, "", nullptr};
   const Map m = ReadMap(top, {"name", "seed", "duration", "topology", "switch", "host", "traffic",
-                              "monitors", "output"});
+                              "monitors", "faults", "output"});
   if (auto v = m.Get("name")) sc.name = String(*v);
   if (auto v = m.Get("seed")) sc.seed = Uint64(*v);
   if (auto v = m.Get("duration")) sc.duration = TimeValue(*v, 1);
@@ -291,6 +304,8 @@ Scenario Reader::Read(const YAML::Node& root) {
     }
   }
   if (auto v = m.Get("monitors")) ReadMonitors(*v, sc.monitors);
+  if (auto v = m.Get("faults"))
+    for (const Field& item : List(*v, "a list of faults")) sc.faults.push_back(ReadFault(item));
   if (auto v = m.Get("output")) {
     const Map out = ReadMap(*v, {"dir"});
     if (auto d = out.Get("dir")) sc.output.dir = String(*d);

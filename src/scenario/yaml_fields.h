@@ -2,7 +2,7 @@
 // from (file position or --set override), validated maps, and the Reader whose
 // typed accessors turn a field into a value or an error naming file, line,
 // column and field path. Sections are read in scenario_reader.cpp (topology,
-// switch, host, monitors), traffic_section.cpp and cc_section.cpp.
+// switch, host, monitors), traffic_section.cpp, cc_section.cpp and faults_section.cpp.
 #pragma once
 
 #include <fmt/format.h>
@@ -157,6 +157,10 @@ class Reader {
   TrafficSpec ReadTraffic(const Field& f) const;
   std::vector<int> ReadSenders(const Field& f) const;
   void ReadMonitors(const Field& f, MonitorConfig& m) const;
+  // Faults and watchdogs (faults_section.cpp).
+  FaultSpec ReadFault(const Field& f) const;
+  void ReadWatchdog(const Field& f, WatchdogConfig& w, bool is_switch) const;
+  void ReadRxBuffer(const Field& f, RxBufferConfig& b) const;
 
   const std::string& file_;
   const std::string& base_dir_;

@@ -8,6 +8,12 @@
 #include <cstdio>
 
 #include "cc/cc_factory.h"
+#include "ops/deadlock.h"
+#include "ops/link_down.h"
+#include "ops/nic_pause.h"
+#include "ops/nic_pause_storm.h"
+#include "ops/slow_receiver.h"
+#include "ops/watchdog.h"
 #include "topo/topology.h"
 #include "workload/generators.h"
 
@@ -99,7 +105,13 @@ void Simulation::Build() {
     }
   }
   f.link_rng = Rng(scenario_.seed, 0x11CE000000000000ULL);
+  f.fault_rng = Rng(scenario_.seed, 0xFA17000000000000ULL);
   f.routing.Build(adjacency, topo.host_nodes, switch_index, sw.ecmp_seed ^ scenario_.seed);
+  if (!scenario_.faults.empty()) {
+    adjacency_ = adjacency;
+    host_nodes_ = topo.host_nodes;
+    switch_index_ = switch_index;
+  }
 
   const int max_frame = host.mtu_bytes + host.header_bytes + scenario_.topology.ifg_bytes;
   const RedParams red{sw.ecn.kmin_bytes, sw.ecn.kmax_bytes, sw.ecn.pmax};
@@ -135,6 +147,19 @@ void Simulation::Build() {
   f.nics.resize(topo.host_nodes.size());
   for (uint32_t h = 0; h < topo.host_nodes.size(); ++h)
     f.nics[h].Init(h, f.nodes[topo.host_nodes[h]].first_port, host);
+
+  // Faults (src/ops/) as events; the switch watchdog watches pause episodes.
+  f.switch_watchdog = sw.watchdog.enabled && sw.pfc.enabled;
+  if (f.switch_watchdog) f.wd_paused_since.resize(f.ports.size());
+  f.port_drops.resize(f.ports.size());
+  ResolveFaults();
+  if (scenario_.monitors.deadlock.enabled)
+    f.Schedule(DeadlockPeriod(), EventKind::kDeadlockCheck, 0);
+  for (uint32_t i = 0; i < scenario_.faults.size(); ++i) {
+    const FaultSpec& fs = scenario_.faults[i];
+    f.Schedule(fs.at, EventKind::kFaultStart, i);
+    if (fs.until != kTimeMax) f.Schedule(fs.until, EventKind::kFaultEnd, i);
+  }
 }
 
 void Simulation::BuildFlows() {
@@ -221,6 +246,65 @@ Time Simulation::BaseRtt(const Flow& fl) const {
   return ComputeIdealFct(probe);
 }
 
+Time Simulation::DeadlockPeriod() const {
+  return std::max<Time>(scenario_.monitors.deadlock.threshold / 4, 1);
+}
+
+void Simulation::ResolveFaults() {
+  Fabric& f = fabric_;
+  fault_port_.assign(scenario_.faults.size(), 0);
+  const auto num_nodes = static_cast<int>(f.nodes.size());
+  for (size_t i = 0; i < scenario_.faults.size(); ++i) {
+    const FaultSpec& fs = scenario_.faults[i];
+    if (fs.kind != FaultKind::kLinkDown && fs.kind != FaultKind::kPacketLoss) continue;
+    for (int n : {fs.node_a, fs.node_b})
+      if (n >= num_nodes)
+        throw BuildError(
+            fmt::format("faults[{}]: node {} does not exist (the topology has nodes "
+                        "0 to {})",
+                        i, n, num_nodes - 1));
+    const Node& a = f.nodes[fs.node_a];
+    if (fs.port >= 0) {
+      if (fs.port >= a.num_ports)
+        throw BuildError(fmt::format("faults[{}]: node {} has ports 0 to {}, not {}", i, fs.node_a,
+                                     a.num_ports - 1, fs.port));
+      fault_port_[i] = a.first_port + static_cast<PortId>(fs.port);
+      continue;
+    }
+    bool found = false;
+    for (uint16_t l = 0; l < a.num_ports && !found; ++l) {
+      const PortId p = a.first_port + l;
+      if (f.ports[f.ports[p].peer].node == static_cast<uint32_t>(fs.node_b)) {
+        fault_port_[i] = p;
+        found = true;
+      }
+    }
+    if (!found)
+      throw BuildError(
+          fmt::format("faults[{}]: no link joins nodes {} and {}", i, fs.node_a, fs.node_b));
+  }
+}
+
+void Simulation::RecomputeRoutes(PortId port) {
+  Fabric& f = fabric_;
+  std::vector<std::vector<std::pair<uint16_t, uint32_t>>> adjacency = adjacency_;
+  for (uint32_t n = 0; n < adjacency.size(); ++n)
+    std::erase_if(adjacency[n], [&](const std::pair<uint16_t, uint32_t>& e) {
+      return f.ports[f.nodes[n].first_port + e.first].link_down;
+    });
+  Routing routing;
+  try {
+    routing.Build(adjacency, host_nodes_, switch_index_, scenario_.sw.ecmp_seed ^ scenario_.seed);
+  } catch (const std::runtime_error&) {
+    // A host cut off (its own link down): no route to it either way; the old
+    // tables stay and whatever is routed over the dead link is dropped.
+    f.ops.Add(f.now, f.ports[port].node, f.ports[port].local, 0, "routes_unchanged_partitioned");
+    return;
+  }
+  f.routing = std::move(routing);
+  f.ops.Add(f.now, f.ports[port].node, f.ports[port].local, 0, "routes_recomputed");
+}
+
 void Simulation::EnableMonitors(const std::string& dir) {
   if (scenario_.monitors.interval <= 0) return;
   for (int n : scenario_.monitors.nodes)
@@ -272,6 +356,76 @@ void Simulation::Dispatch(const Event& e) {
       break;
     case EventKind::kCcTimer:
       f.nics[f.flows[e.target].src].OnCcTimer(f, e.target, static_cast<int>(e.arg));
+      break;
+    default:
+      DispatchOps(e);
+      break;
+  }
+}
+
+// Faults, defences and their monitors (src/ops/): rare events, kept out of
+// Dispatch so that the per-packet cases stay as compact as before.
+void Simulation::DispatchOps(const Event& e) {
+  Fabric& f = fabric_;
+  switch (e.kind) {
+    case EventKind::kFaultStart: {
+      const FaultSpec& fs = scenario_.faults[e.target];
+      switch (fs.kind) {
+        case FaultKind::kNicPauseStorm:
+          ops::StartNicPauseStorm(f, static_cast<uint32_t>(fs.host), fs.priority);
+          break;
+        case FaultKind::kSlowReceiver:
+          ops::StartSlowReceiver(f, fs);
+          break;
+        case FaultKind::kLinkDown:
+          ops::LinkDown(f, fault_port_[e.target]);
+          f.Schedule(f.now + fs.convergence, EventKind::kRouteRecompute, e.target);
+          break;
+        case FaultKind::kPacketLoss:
+          ops::StartPacketLoss(f, fault_port_[e.target], e.target, fs.probability, fs.every_nth);
+          break;
+      }
+      break;
+    }
+    case EventKind::kFaultEnd: {
+      const FaultSpec& fs = scenario_.faults[e.target];
+      switch (fs.kind) {
+        case FaultKind::kNicPauseStorm:
+          ops::StopNicPauseStorm(f, static_cast<uint32_t>(fs.host));
+          break;
+        case FaultKind::kSlowReceiver:
+          ops::StopSlowReceiver(f, static_cast<uint32_t>(fs.host));
+          break;
+        case FaultKind::kLinkDown:
+          ops::LinkUp(f, fault_port_[e.target]);
+          f.Schedule(f.now + fs.convergence, EventKind::kRouteRecompute, e.target);
+          break;
+        case FaultKind::kPacketLoss:
+          ops::StopPacketLoss(f, fault_port_[e.target]);
+          break;
+      }
+      break;
+    }
+    case EventKind::kStormPause:
+      ops::OnNicPauseRenew(f, e.target);
+      break;
+    case EventKind::kDeadlockCheck:
+      ops::CheckDeadlock(f);
+      f.Schedule(f.now + DeadlockPeriod(), EventKind::kDeadlockCheck, 0);
+      break;
+    case EventKind::kRouteRecompute:
+      RecomputeRoutes(fault_port_[e.target]);
+      break;
+    case EventKind::kRxDrain:
+      ops::OnRxDrain(f, e.target);
+      break;
+    case EventKind::kWatchdogCheck:
+      ops::OnWatchdogCheck(f, e.target, static_cast<int>(e.arg));
+      break;
+    case EventKind::kWatchdogRestore:
+      ops::OnWatchdogRestore(f, e.target, static_cast<int>(e.arg));
+      break;
+    default:
       break;
   }
 }

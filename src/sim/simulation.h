@@ -61,6 +61,14 @@ class Simulation {
   Time BaseRtt(const Flow& flow) const;
   std::vector<Hop> PathOf(uint32_t src, uint32_t dst, uint16_t sport) const;
   void Dispatch(const Event& e);
+  [[gnu::noinline]] void DispatchOps(const Event& e);
+  // Faults (src/ops/): resolves link_down faults to ports; recomputes routes
+  // on the links that are up (a link_down fault's convergence).
+  void ResolveFaults();
+  // `port`: the failed link's, named in the ops log.
+  void RecomputeRoutes(PortId port);
+  // How often the deadlock detector samples: a quarter of its threshold.
+  Time DeadlockPeriod() const;
 
   Scenario scenario_;
   Fabric fabric_;
@@ -69,6 +77,11 @@ class Simulation {
   std::vector<uint32_t> start_order_;  // flow ids by start time (the arrival cursor)
   std::vector<CcKind> flow_cc_;
   std::vector<std::string> flow_tags_;
+  // What Routing::Build needs again when links fail (link_down faults).
+  std::vector<std::vector<std::pair<uint16_t, uint32_t>>> adjacency_;
+  std::vector<uint32_t> host_nodes_;
+  std::vector<int32_t> switch_index_;
+  std::vector<PortId> fault_port_;  // per fault: the link_down's port (else 0)
 };
 
 }  // namespace rocesim

@@ -13,6 +13,12 @@ enum class DropCause : uint8_t {
   kBufferFull,        // lossy class: no shared buffer left for this (port, priority)
   kWred,              // non-ECT packet above the WRED drop threshold
   kLinkError,         // corrupted on a link with a bit-error rate (frame dropped at the receiver)
+  kReceiverDown,      // arrived at a NIC whose receive side is down (nic_pause_storm, src/ops/)
+  kWatchdog,          // lossless frame dropped by a triggered PFC watchdog (action: drop)
+  kRxBufferFull,      // a slow receiver's NIC receive buffer was full (src/ops/slow_receiver.h)
+  kLinkDown,          // lost with a failed link: in flight, queued for it, or routed to it
+  kInjectedLoss,      // a packet_loss fault (src/ops/packet_loss.h)
+  kDeadlockBreak,     // dropped to break a PFC deadlock (monitors.deadlock.break)
   kCount
 };
 
@@ -26,6 +32,18 @@ inline std::string_view DropCauseName(DropCause c) {
       return "wred";
     case DropCause::kLinkError:
       return "link_error";
+    case DropCause::kReceiverDown:
+      return "receiver_down";
+    case DropCause::kWatchdog:
+      return "watchdog";
+    case DropCause::kRxBufferFull:
+      return "nic_buffer_full";
+    case DropCause::kLinkDown:
+      return "link_down";
+    case DropCause::kInjectedLoss:
+      return "injected_loss";
+    case DropCause::kDeadlockBreak:
+      return "deadlock_break";
     case DropCause::kCount:
       break;
   }

@@ -25,12 +25,20 @@ Monitor::Monitor(const MonitorConfig& cfg, const std::string& dir, size_t num_no
       OpenCsv(dir + "/ports.csv",
               "time_ps,node,port,tx_bytes,utilization,pause_sent,pause_received,paused_mask\n");
   rates_ = OpenCsv(dir + "/rates.csv", "time_ps,flow,rate_bps,window_bytes,snd_una,snd_nxt\n");
+  std::string header =
+      "time_ps,node,port,kind,tx_bytes,pause_sent,pause_received,paused_time_ps,ecn_marks,"
+      "cnps_sent,cnps_received,drops";
+  for (size_t c = 0; c < static_cast<size_t>(DropCause::kCount); ++c)
+    header += ",drops_" + std::string(DropCauseName(static_cast<DropCause>(c)));
+  header += "\n";
+  counters_ = OpenCsv(dir + "/counters.csv", header.c_str());
 }
 
 Monitor::~Monitor() {
   if (queues_) std::fclose(queues_);
   if (ports_) std::fclose(ports_);
   if (rates_) std::fclose(rates_);
+  if (counters_) std::fclose(counters_);
 }
 
 void Monitor::Sample(const Fabric& f) {
@@ -39,7 +47,11 @@ void Monitor::Sample(const Fabric& f) {
     // Per-interval counts start from the first sample (the window may open
     // long after the run began).
     last_.reserve(f.ports.size());
-    for (const Port& p : f.ports) last_.push_back(p.counters);
+    last_drops_ = f.port_drops;
+    for (const Port& p : f.ports) {
+      last_.push_back(p.counters);
+      last_paused_.push_back(PausedSoFar(p, f.now));
+    }
   }
   for (size_t i = 0; i < f.ports.size(); ++i) {
     const Port& p = f.ports[i];
@@ -66,9 +78,41 @@ void Monitor::Sample(const Fabric& f) {
                    static_cast<unsigned long long>(c.pause_sent - l.pause_sent),
                    static_cast<unsigned long long>(c.pause_received - l.pause_received), mask);
     }
+    const Time paused = PausedSoFar(p, f.now);
+    if (!first) WriteCounters(f, p, is_switch, c, l, paused - last_paused_[i], i);
+    last_paused_[i] = paused;
     l = c;
   }
   SampleFlows(f);
+}
+
+Time Monitor::PausedSoFar(const Port& p, Time now) {
+  // paused_time counts each pause in full when it arrives; what lies ahead is not past yet.
+  Time t = p.counters.paused_time;
+  for (int q = 0; q < kNumPriorities; ++q)
+    if (p.paused_until[q] > now) t -= p.paused_until[q] - now;
+  return t;
+}
+
+void Monitor::WriteCounters(const Fabric& f, const Port& p, bool is_switch, const PortCounters& c,
+                            const PortCounters& l, Time paused, size_t port) {
+  if (c.tx_bytes == l.tx_bytes && c.pause_sent == l.pause_sent &&
+      c.pause_received == l.pause_received && paused == 0 && c.ecn_marks == l.ecn_marks &&
+      c.cnps_sent == l.cnps_sent && c.cnps_received == l.cnps_received && c.drops == l.drops)
+    return;
+  auto d = [](uint64_t a, uint64_t b) { return static_cast<unsigned long long>(a - b); };
+  std::fprintf(counters_, "%lld,%u,%u,%s,%llu,%llu,%llu,%lld,%llu,%llu,%llu,%llu",
+               static_cast<long long>(f.now), p.node, p.local, is_switch ? "switch" : "host",
+               d(c.tx_bytes, l.tx_bytes), d(c.pause_sent, l.pause_sent),
+               d(c.pause_received, l.pause_received), static_cast<long long>(paused),
+               d(c.ecn_marks, l.ecn_marks), d(c.cnps_sent, l.cnps_sent),
+               d(c.cnps_received, l.cnps_received), d(c.drops, l.drops));
+  Fabric::DropsByCause& last = last_drops_[port];
+  for (size_t i = 0; i < last.size(); ++i) {
+    std::fprintf(counters_, ",%llu", d(f.port_drops[port][i], last[i]));
+    last[i] = f.port_drops[port][i];
+  }
+  std::fputc('\n', counters_);
 }
 
 void Monitor::SampleFlows(const Fabric& f) {
@@ -84,6 +128,7 @@ void Monitor::Finish(const Fabric& /*f*/) {
   std::fflush(rates_);
   std::fflush(queues_);
   std::fflush(ports_);
+  std::fflush(counters_);
 }
 
 }  // namespace rocesim

@@ -5,6 +5,14 @@
 //               (counts are per interval; utilization = tx_bytes x 8 over the
 //               interval at the port's rate; paused_mask has bit p set while
 //               priority p of that port's transmitter is paused)
+//   counters.csv time_ps,node,port,kind,tx_bytes,pause_sent,pause_received,
+//               paused_time_ps,ecn_marks,cnps_sent,cnps_received,drops,drops_<cause>...
+//               per port (kind switch or host) with any of them non-zero in
+//               the interval (seed 003 §6.2: monitoring pause frames sent and
+//               received per port and server is what traced the storm).
+//               paused_time_ps: time the port's transmitter spent paused in
+//               the interval, summed over priorities; drops: frames dropped
+//               on arrival at that port (ingress), by cause (stats/counters.h)
 //   rates.csv   time_ps,flow,rate_bps,window_bytes,snd_una,snd_nxt
 //               per flow that has started and not finished (the QP's rate
 //               limiter and window as congestion control set them)
@@ -12,12 +20,14 @@
 // scenario lists (monitors.nodes), so long runs stay compact.
 #pragma once
 
+#include <array>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "net/port.h"
 #include "scenario/scenario.h"
+#include "stats/counters.h"
 
 namespace rocesim {
 
@@ -36,11 +46,18 @@ class Monitor {
 
  private:
   void SampleFlows(const Fabric& f);
+  // paused: picoseconds the port's priorities spent paused in the interval (summed).
+  void WriteCounters(const Fabric& f, const Port& p, bool is_switch, const PortCounters& now,
+                     const PortCounters& last, Time paused, size_t port);
+  static Time PausedSoFar(const Port& p, Time now);
 
   std::FILE* queues_ = nullptr;
   std::FILE* ports_ = nullptr;
   std::FILE* rates_ = nullptr;
+  std::FILE* counters_ = nullptr;
   std::vector<PortCounters> last_;
+  std::vector<Time> last_paused_;
+  std::vector<std::array<uint64_t, static_cast<size_t>(DropCause::kCount)>> last_drops_;
   std::vector<bool> watched_;  // per node
   Time interval_ = 0;
 };

@@ -68,6 +68,11 @@ nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
     drops[std::string(DropCauseName(static_cast<DropCause>(i)))] = c.drops[i];
   j["drops"] = drops;
   j["pfc"] = {{"pause_frames_sent", c.pause_sent}, {"pause_frames_received", c.pause_received}};
+  j["watchdog"] = {{"triggers", f.ops.watchdog_triggers}, {"restores", f.ops.watchdog_restores}};
+  nlohmann::json deadlocks = nlohmann::json::array();
+  for (const DeadlockReport& d : f.ops.deadlocks)
+    deadlocks.push_back({{"time_ps", d.time}, {"since_ps", d.since}, {"cycle", d.cycle}});
+  j["deadlocks"] = deadlocks;
   j["ecn_marks"] = c.ecn_marks;
   j["cnps_sent"] = c.cnps_sent;
   j["cnps_received"] = c.cnps_received;
@@ -121,6 +126,15 @@ void WriteResults(const Simulation& sim, const RunStats& stats, const std::strin
     }
   }
   OpenOut(dir + "/summary.json") << BuildSummary(sim, stats).dump(2) << "\n";
+  const Scenario& sc = sim.scenario();
+  if (!sc.faults.empty() || sc.sw.watchdog.enabled || sc.host.watchdog.enabled ||
+      sc.monitors.deadlock.enabled) {
+    // The ops log (src/ops/ops_log.h): faults and watchdog actions in time order.
+    std::ofstream out = OpenOut(dir + "/events.csv");
+    out << "time_ps,node,port,priority,event\n";
+    for (const OpsEvent& e : f.ops.events)
+      out << fmt::format("{},{},{},{},{}\n", e.time, e.node, e.port, e.priority, e.event);
+  }
   OpenOut(dir + "/scenario.yaml") << sim.scenario().yaml_as_run << "\n";
 }
 

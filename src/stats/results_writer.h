@@ -2,6 +2,9 @@
 //   flows.csv      one row per flow
 //   summary.json   counts, slowdown percentiles, drops, PFC, ECN, CNPs, cost
 //   scenario.yaml  the scenario exactly as run (after --set / --seed)
+//   events.csv     time_ps,node,port,priority,event: fault starts/ends and
+//                  watchdog triggers/restores (src/ops/), when faults or
+//                  watchdogs are configured
 // Everything but summary.json's "run" object (wall/CPU time, memory) is a pure
 // function of the scenario and seed, byte for byte.
 #pragma once

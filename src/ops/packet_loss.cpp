@@ -1,0 +1,41 @@
+#include "ops/packet_loss.h"
+
+#include "net/fabric.h"
+
+namespace rocesim::ops {
+
+void StartPacketLoss(Fabric& f, PortId port, uint32_t fault, double probability,
+                     uint32_t every_nth) {
+  if (f.loss_faults.size() <= fault) f.loss_faults.resize(fault + 1);
+  f.loss_faults[fault] = LossFaultState{probability, every_nth, 0};
+  Port& p = f.ports[port];
+  p.loss_fault = static_cast<uint16_t>(fault + 1);
+  p.link_ops |= Port::kLinkLossy;
+  f.ops.Add(f.now, p.node, p.local, 0, "packet_loss_start");
+}
+
+void StopPacketLoss(Fabric& f, PortId port) {
+  Port& p = f.ports[port];
+  p.loss_fault = 0;
+  p.link_ops &= static_cast<uint8_t>(~Port::kLinkLossy);
+  f.ops.Add(f.now, p.node, p.local, 0, "packet_loss_end");
+}
+
+bool OnFaultyLinkArrive(Fabric& f, PortId port) {
+  Port& p = f.ports[port];
+  // A link that went down lost its wire's frames; their events are stale.
+  if (p.wire.Empty() || f.pool[p.wire.head].arrive != f.now) return true;
+  if (!(p.link_ops & Port::kLinkLossy)) return false;
+  const PktId id = p.wire.head;
+  if (f.pool[id].type != PktType::kData) return false;
+  LossFaultState& st = f.loss_faults[p.loss_fault - 1u];
+  const bool lose =
+      st.every_nth > 0 ? ++st.seen % st.every_nth == 0 : f.fault_rng.Uniform() < st.probability;
+  if (!lose) return false;
+  p.wire.Pop(f.pool);
+  if (!p.wire.Empty()) f.Schedule(f.pool[p.wire.head].arrive, EventKind::kLinkArrive, port);
+  f.CountDrop(id, DropCause::kInjectedLoss, p.peer);
+  return true;
+}
+
+}  // namespace rocesim::ops
