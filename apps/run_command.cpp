@@ -50,16 +50,24 @@ void PrintSummary(const nlohmann::json& s, const std::string& dir) {
              s["flows"]["completed"].get<uint64_t>(), s["flows"]["total"].get<uint64_t>(),
              s["slowdown"]["p50"].get<double>(), s["slowdown"]["p95"].get<double>(),
              s["slowdown"]["p99"].get<double>());
-  const auto& d = s["drops"];
-  fmt::print("  drops     {} (headroom overflow {}, buffer full {}, wred {}, link error {})\n",
-             d["total"].get<uint64_t>(), d["headroom_overflow"].get<uint64_t>(),
-             d["buffer_full"].get<uint64_t>(), d["wred"].get<uint64_t>(),
-             d["link_error"].get<uint64_t>());
+  // Drops by cause: only the causes that happened (summary.json has them all).
+  std::string causes;
+  for (const auto& [cause, n] : s["drops"].items())
+    if (cause != "total" && n.get<uint64_t>() > 0)
+      causes += fmt::format("{}{} {}", causes.empty() ? "" : ", ", cause, n.get<uint64_t>());
+  fmt::print("  drops     {}{}\n", s["drops"]["total"].get<uint64_t>(),
+             causes.empty() ? "" : " (" + causes + ")");
   fmt::print("  pfc       pause frames sent {}, received {}\n",
              s["pfc"]["pause_frames_sent"].get<uint64_t>(),
              s["pfc"]["pause_frames_received"].get<uint64_t>());
   fmt::print("  ecn       marks {}, cnps sent {}\n", s["ecn_marks"].get<uint64_t>(),
              s["cnps_sent"].get<uint64_t>());
+  if (s.contains("watchdog") && s.contains("deadlocks")) {
+    const uint64_t triggers = s["watchdog"]["triggers"], restores = s["watchdog"]["restores"];
+    if (triggers + restores + s["deadlocks"].size() > 0)
+      fmt::print("  ops       watchdog triggers {}, restores {}; deadlocks {}\n", triggers,
+                 restores, s["deadlocks"].size());
+  }
   const auto& r = s["run"];
   fmt::print("  run       {:.3f} ms simulated, {} events, {:.2f} s wall, {:.2f} M events/s\n",
              s["sim_seconds"].get<double>() * 1e3, s["events"].get<uint64_t>(),
