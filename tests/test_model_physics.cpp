@@ -33,6 +33,7 @@
 #include "scenario/scenario_reader.h"
 #include "sim/simulation.h"
 #include "stats/results_writer.h"
+#include "tests/sim_test_support.h"
 
 namespace rocesim {
 namespace {
@@ -43,35 +44,9 @@ constexpr int64_t k100G = 100'000'000'000;
 // Wire time of a full data frame at 100G: (1000 + 62 + 20) B * 80 ps.
 constexpr Time kFullFrame100G = 86'560;
 
-struct SimRun {
-  std::unique_ptr<Simulation> sim;
-  RunStats stats;
-  json summary;
-  const Fabric& fabric() const { return sim->fabric(); }
-};
-
-SimRun RunYaml(const std::string& yaml, const std::vector<std::string>& sets = {}) {
-  SimRun r;
-  r.sim =
-      std::make_unique<Simulation>(ParseScenarioText(yaml, "test.yaml", "", sets, std::nullopt));
-  r.stats = r.sim->Run();
-  r.summary = BuildSummary(*r.sim, r.stats);
-  return r;
-}
-
-// injected = delivered + dropped + in network, for frames and payload bytes.
-void ExpectConserved(const json& s) {
-  const json& c = s["conservation"];
-  EXPECT_EQ(c["injected_frames"].get<uint64_t>(), c["delivered_frames"].get<uint64_t>() +
-                                                      c["dropped_frames"].get<uint64_t>() +
-                                                      c["in_network_frames"].get<uint64_t>())
-      << c.dump(2);
-  EXPECT_EQ(c["injected_payload_bytes"].get<uint64_t>(),
-            c["delivered_payload_bytes"].get<uint64_t>() +
-                c["dropped_payload_bytes"].get<uint64_t>() +
-                c["in_network_payload_bytes"].get<uint64_t>())
-      << c.dump(2);
-}
+using test::ExpectConserved;
+using test::RunYaml;
+using test::SimRun;
 
 // ---------------------------------------------------------------------------
 // One flow alone.

@@ -39,6 +39,7 @@
 #include "scenario/scenario_reader.h"
 #include "sim/simulation.h"
 #include "stats/results_writer.h"
+#include "tests/sim_test_support.h"
 
 namespace rocesim {
 namespace {
@@ -135,13 +136,7 @@ StormRun RunStorm(const std::vector<std::string>& sets) {
   return r;
 }
 
-void ExpectConserved(const json& s) {
-  const json& c = s["conservation"];
-  EXPECT_EQ(c["injected_frames"].get<uint64_t>(), c["delivered_frames"].get<uint64_t>() +
-                                                      c["dropped_frames"].get<uint64_t>() +
-                                                      c["in_network_frames"].get<uint64_t>())
-      << c.dump(2);
-}
+using test::ExpectConserved;
 
 // Flows of examples/pfc-storm.yaml: 0 is 4->0 (into the storm), 1-3 the victims.
 constexpr uint32_t kStalledVictim = 1;

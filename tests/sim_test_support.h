@@ -1,0 +1,56 @@
+// Helpers shared by the scenario tests: run a scenario in-process and keep
+// the simulation, its run statistics and its summary.json; check the
+// conservation invariant; locate the shipped examples.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "scenario/scenario_reader.h"
+#include "sim/simulation.h"
+#include "stats/results_writer.h"
+
+namespace rocesim::test {
+
+struct SimRun {
+  std::unique_ptr<Simulation> sim;
+  RunStats stats;
+  nlohmann::json summary;
+  const Fabric& fabric() const { return sim->fabric(); }
+};
+
+inline SimRun RunScenario(const Scenario& sc) {
+  SimRun r;
+  r.sim = std::make_unique<Simulation>(sc);
+  r.stats = r.sim->Run();
+  r.summary = BuildSummary(*r.sim, r.stats);
+  return r;
+}
+
+inline SimRun RunYaml(const std::string& yaml, const std::vector<std::string>& sets = {}) {
+  return RunScenario(ParseScenarioText(yaml, "test.yaml", "", sets, std::nullopt));
+}
+
+inline std::string ExamplePath(const std::string& name) {
+  return std::string(ROCESIM_SOURCE_DIR) + "/examples/" + name;
+}
+
+// injected = delivered + dropped + in network, for frames and payload bytes.
+inline void ExpectConserved(const nlohmann::json& s) {
+  const nlohmann::json& c = s["conservation"];
+  EXPECT_EQ(c["injected_frames"].get<uint64_t>(), c["delivered_frames"].get<uint64_t>() +
+                                                      c["dropped_frames"].get<uint64_t>() +
+                                                      c["in_network_frames"].get<uint64_t>())
+      << c.dump(2);
+  EXPECT_EQ(c["injected_payload_bytes"].get<uint64_t>(),
+            c["delivered_payload_bytes"].get<uint64_t>() +
+                c["dropped_payload_bytes"].get<uint64_t>() +
+                c["in_network_payload_bytes"].get<uint64_t>())
+      << c.dump(2);
+}
+
+}  // namespace rocesim::test
