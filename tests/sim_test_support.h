@@ -4,9 +4,13 @@
 #pragma once
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -37,6 +41,23 @@ inline SimRun RunYaml(const std::string& yaml, const std::vector<std::string>& s
 
 inline std::string ExamplePath(const std::string& name) {
   return std::string(ROCESIM_SOURCE_DIR) + "/examples/" + name;
+}
+
+inline std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Runs `$ROCESIM_BIN args` (the CLI ctest points at) with its output
+// discarded: its exit status, -1 when ROCESIM_BIN is unset, -2 if it died.
+inline int RunCli(const std::string& args) {
+  const char* bin = std::getenv("ROCESIM_BIN");
+  if (bin == nullptr) return -1;
+  const int status = std::system((std::string(bin) + " " + args + " >/dev/null 2>&1").c_str());
+  if (status == -1 || !WIFEXITED(status)) return -2;
+  return WEXITSTATUS(status);
 }
 
 // injected = delivered + dropped + in network, for frames and payload bytes.

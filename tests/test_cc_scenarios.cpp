@@ -39,6 +39,7 @@
 
 #include "scenario/scenario_reader.h"
 #include "sim/simulation.h"
+#include "tests/sim_test_support.h"
 
 namespace rocesim {
 namespace {
@@ -307,20 +308,9 @@ traffic:
 // and queues.csv samples the bottleneck queue. Measured: 100 -> 50 -> 25 Gb/s
 // in the first 100 us, recovery to ~50, a second cut near 800 us, recovery.
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test::ReadFile;
 
-int RunCli(const std::string& args) {
-  const char* bin = std::getenv("ROCESIM_BIN");
-  if (bin == nullptr) return -1;
-  const int status = std::system((std::string(bin) + " " + args + " >/dev/null 2>&1").c_str());
-  if (status == -1 || !WIFEXITED(status)) return -2;
-  return WEXITSTATUS(status);
-}
+using test::RunCli;
 
 // Rows of a CSV with a header line, as column name -> value.
 std::vector<std::map<std::string, long long>> ReadCsv(const std::string& path) {

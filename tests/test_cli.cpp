@@ -20,6 +20,8 @@
 #include <sstream>
 #include <string>
 
+#include "tests/sim_test_support.h"
+
 namespace rocesim {
 namespace {
 
@@ -29,12 +31,7 @@ struct CliResult {
   std::string output;  // stdout and stderr
 };
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test::ReadFile;
 
 class CliTest : public ::testing::Test {
  protected:

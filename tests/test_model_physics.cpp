@@ -375,20 +375,9 @@ TEST(Physics, PfcRefreshOnlyAfterAFullRefreshInterval) {
 // ---------------------------------------------------------------------------
 // Determinism through the CLI.
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test::ReadFile;
 
-int RunCli(const std::string& args) {
-  const char* bin = std::getenv("ROCESIM_BIN");
-  if (bin == nullptr) return -1;
-  const int status = std::system((std::string(bin) + " " + args + " >/dev/null 2>&1").c_str());
-  if (status == -1 || !WIFEXITED(status)) return -2;
-  return WEXITSTATUS(status);
-}
+using test::RunCli;
 
 // An 8-to-1 incast whose queue sits inside the RED ramp, so ECN marking draws
 // random numbers: the seed matters.

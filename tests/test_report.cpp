@@ -17,15 +17,12 @@
 #include <string>
 #include <vector>
 
+#include "tests/sim_test_support.h"
+
 namespace rocesim {
 namespace {
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test::ReadFile;
 
 int ExitCode(int status) {
   return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;

@@ -23,6 +23,7 @@
 
 #include "sweep/sweep_results.h"
 #include "sweep/sweep_spec.h"
+#include "tests/sim_test_support.h"
 
 namespace rocesim::sweep {
 namespace {
@@ -36,12 +37,7 @@ traffic:
   - {type: incast, senders: "1-2", receiver: 0, size: 4KB}
 )";
 
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using test::ReadFile;
 
 std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> out;
