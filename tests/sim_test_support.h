@@ -60,17 +60,18 @@ inline int RunCli(const std::string& args) {
   return WEXITSTATUS(status);
 }
 
-// injected = delivered + dropped + in network, for frames and payload bytes.
+// injected + replicated (copies switches made by flooding) = delivered +
+// dropped + in network, for frames and payload bytes.
 inline void ExpectConserved(const nlohmann::json& s) {
   const nlohmann::json& c = s["conservation"];
-  EXPECT_EQ(c["injected_frames"].get<uint64_t>(), c["delivered_frames"].get<uint64_t>() +
-                                                      c["dropped_frames"].get<uint64_t>() +
-                                                      c["in_network_frames"].get<uint64_t>())
+  EXPECT_EQ(c["injected_frames"].get<uint64_t>() + c["replicated_frames"].get<uint64_t>(),
+            c["delivered_frames"].get<uint64_t>() + c["dropped_frames"].get<uint64_t>() +
+                c["in_network_frames"].get<uint64_t>())
       << c.dump(2);
-  EXPECT_EQ(c["injected_payload_bytes"].get<uint64_t>(),
-            c["delivered_payload_bytes"].get<uint64_t>() +
-                c["dropped_payload_bytes"].get<uint64_t>() +
-                c["in_network_payload_bytes"].get<uint64_t>())
+  EXPECT_EQ(
+      c["injected_payload_bytes"].get<uint64_t>() + c["replicated_payload_bytes"].get<uint64_t>(),
+      c["delivered_payload_bytes"].get<uint64_t>() + c["dropped_payload_bytes"].get<uint64_t>() +
+          c["in_network_payload_bytes"].get<uint64_t>())
       << c.dump(2);
 }
 

@@ -101,7 +101,7 @@ TEST(OpsReader, RejectsBadFaults) {
   const std::string base(kStar);
   EXPECT_EQ(ErrorOf(base + "faults:\n  - {type: nic_pause_strom, host: 0, at: 1us}\n"),
             "f.yaml:4:12: faults.0.type: expected one of nic_pause_storm, slow_receiver, "
-            "link_down, packet_loss, got "
+            "link_down, packet_loss, mac_entry_loss, got "
             "\"nic_pause_strom\"; did you mean 'nic_pause_storm'?");
   EXPECT_NE(ErrorOf(base + "faults:\n  - {type: nic_pause_storm, host: 4, at: 1us}\n")
                 .find("f.yaml:4:35: faults.0.host: expected a host id from 0 to 3"),
@@ -385,9 +385,10 @@ TEST(OpsReader, ReadsLinkDown) {
   EXPECT_NE(ErrorOf(base + "faults:\n  - {type: link_down, a: 1, b: 1, at: 0us}\n")
                 .find("faults.0.b: expected a node other than `a`"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(base + "faults:\n  - {type: link_down, host: 1, at: 0us}\n")
-                .find("faults.0.host applies to type nic_pause_storm or slow_receiver"),
-            std::string::npos);
+  EXPECT_NE(
+      ErrorOf(base + "faults:\n  - {type: link_down, host: 1, at: 0us}\n")
+          .find("faults.0.host applies to type nic_pause_storm, slow_receiver or mac_entry_loss"),
+      std::string::npos);
   EXPECT_NE(ErrorOf(base + "faults:\n  - {type: link_down, a: 1, at: 0us}\n").find("b"),
             std::string::npos);
   // Node ids are checked when the fabric is built.

@@ -20,6 +20,12 @@ enum class PktType : uint8_t { kData, kAck, kNak, kCnp, kPause };
 // RFC 3168 ECN codepoints in the IP header (seed 000 §5).
 enum Ecn : uint8_t { kNotEct = 0b00, kEct1 = 0b01, kEct0 = 0b10, kCe = 0b11 };
 
+// The IP TTL a host writes (Linux's net.ipv4.ip_default_ttl). Every switch
+// hop decrements it and drops the packet at 0 (cause ttl_expired), which is
+// what eventually kills flooded copies looping through a Clos (SIGCOMM'16
+// §4.2, src/net/switch_flood.cpp); no fault-free path comes near 64 hops.
+constexpr uint8_t kDefaultTtl = 64;
+
 struct Packet {
   PktId next = kNoPkt;  // intrusive FIFO link
   PktType type = PktType::kData;
@@ -27,8 +33,14 @@ struct Packet {
   uint8_t dscp = 0;
   uint8_t ecn = kNotEct;
   bool ecn_echo = false;  // ACK: the acknowledged data packet carried CE
-  uint16_t in_port = 0;   // ingress port index at the current switch (buffer release)
-  uint16_t sport = 0;     // UDP source port (ECMP entropy, per QP)
+  // IP TTL, in what was padding: a frame stays 64 bytes, one cache line.
+  uint8_t ttl = kDefaultTtl;
+  uint16_t in_port = 0;  // ingress port index at the current switch (buffer release)
+  uint16_t sport = 0;    // UDP source port (ECMP entropy, per QP)
+  // Bytes of `size` not charged to the ingress buffer of the switch queueing
+  // it: a flooded copy carries only its share of the packet
+  // (src/net/switch_flood.cpp); 0 everywhere else, reset when it leaves.
+  uint16_t uncharged = 0;
   uint32_t size = 0;      // frame bytes on the wire, preamble/IFG excluded
   uint32_t payload = 0;   // RDMA payload bytes (data packets)
   uint32_t flow = 0;      // flow / QP id
@@ -39,6 +51,8 @@ struct Packet {
   Time sent = 0;          // NIC transmit timestamp (echoed in ACKs for RTT)
   uint64_t flow_key = 0;  // five-tuple key for ECMP (Routing::FlowKey)
 };
+
+static_assert(sizeof(Packet) == 64, "a frame is one cache line: mind the padding");
 
 class PacketPool {
  public:

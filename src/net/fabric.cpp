@@ -28,8 +28,8 @@ void Fabric::KickPort(PortId port) {
 
 void Fabric::Transmit(PortId port) {
   Port& p = ports[port];
-  if (p.link_down) [[unlikely]]
-    return;  // src/ops/link_down.h: the transmitter holds until the link is up
+  if (p.tx_hold) [[unlikely]]
+    return;  // src/ops/: the transmitter holds until the link is up or the server back
   // Choosing the frame can re-enter KickPort for this port (a congestion-control
   // callback, a pause frame); marking the transmitter busy meanwhile keeps
   // those nested kicks from starting a second frame at the same instant.

@@ -40,9 +40,12 @@ struct Port {
   // Faults (src/ops/), beside the fields the per-frame paths read anyway:
   // link_ops non-zero when arrivals on this port's link need src/ops/ —
   // kLinkHasFailed (stays set: stale arrival events may follow), kLinkLossy;
-  // link_down: a link_down fault, nothing crosses this link.
+  // link_down: a link_down fault, nothing crosses this link;
+  // tx_hold: the transmitter starts nothing (its link is down, or it is the
+  // NIC of a dead server, src/ops/mac_entry_loss.h).
   uint8_t link_ops = 0;
   bool link_down = false;
+  bool tx_hold = false;
   static constexpr uint8_t kLinkHasFailed = 1;
   static constexpr uint8_t kLinkLossy = 2;
   double loss_probability = 0;  // per frame on the outgoing link (link errors)

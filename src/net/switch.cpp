@@ -26,14 +26,8 @@ void Switch::Init(uint32_t node, PortId first_port, const SwitchConfig& cfg,
   rng_ = Rng(seed, 0x5157000000ULL + node);
 }
 
-void Switch::Receive(Fabric& f, PortId in, PktId id) {
-  Packet& pkt = f.pool[id];
-  if (pkt.type == PktType::kPause) {
-    f.OnPauseFrame(in, id);
-    return;
-  }
-  const int prio = cfg_->dscp_to_priority[pkt.dscp];
-  const PortId out = f.routing.SelectPort(f, node_, pkt);
+[[gnu::always_inline]] inline void Switch::Forward(Fabric& f, PortId in, PktId id, Packet& pkt,
+                                                   int prio, PortId out, uint16_t uncharged) {
   const int local_in = static_cast<int>(in - first_port_);
   Port& egress = f.ports[out];
   const PacketFifo& q = egress.queue[prio];
@@ -54,7 +48,7 @@ void Switch::Receive(Fabric& f, PortId in, PktId id) {
     f.CountDrop(id, DropCause::kBufferFull, in);
     return;
   }
-  const Admission a = mmu_.Admit(local_in, prio, pkt.size);
+  const Admission a = mmu_.Admit(local_in, prio, pkt.size - uncharged);
   if (a != Admission::kAdmitted) {
     // A lossless PG that overflows (e.g. configured with no headroom) must
     // still pause its upstream.
@@ -76,6 +70,29 @@ void Switch::Receive(Fabric& f, PortId in, PktId id) {
     SendXoff(f, in, prio);
   }
   f.KickPort(out);
+}
+
+void Switch::Receive(Fabric& f, PortId in, PktId id) {
+  Packet& pkt = f.pool[id];
+  if (pkt.type == PktType::kPause) {
+    f.OnPauseFrame(in, id);
+    return;
+  }
+  const int prio = cfg_->dscp_to_priority[pkt.dscp];
+  // The IP TTL and the MAC table (SIGCOMM'16 §4.2) matter only on rare paths,
+  // so one compare covers both: slow_ttl_ is 0 (an expired TTL) unless some
+  // MAC entry is missing here, then 255 (every packet; src/net/switch_flood.cpp).
+  if (--pkt.ttl <= slow_ttl_) [[unlikely]] {
+    ReceiveUnusual(f, in, id, prio);
+    return;
+  }
+  Forward(f, in, id, pkt, prio, f.routing.SelectPort(f, node_, pkt), 0);
+}
+
+void Switch::ForwardTo(Fabric& f, PortId in, PktId id, int prio, PortId out, uint16_t uncharged) {
+  Packet& pkt = f.pool[id];
+  pkt.uncharged = uncharged;  // Dequeue resets it: a frame on a wire carries 0
+  Forward(f, in, id, pkt, prio, out, uncharged);
 }
 
 void Switch::SendXoff(Fabric& f, PortId port, int prio) {
@@ -109,7 +126,7 @@ void Switch::DrainQueue(Fabric& f, PortId out, int prio, DropCause cause) {
     const PktId id = p.DequeueFrom(f.pool, prio);
     const Packet& pkt = f.pool[id];
     const int in = pkt.in_port;
-    mmu_.Release(in, prio, pkt.size);
+    mmu_.Release(in, prio, pkt.size - pkt.uncharged);
     f.CountDrop(id, cause, first_port_ + static_cast<PortId>(in));
     if (lossless_[prio]) CheckResume(f, in, prio);
   }
@@ -124,7 +141,7 @@ void Switch::BreakHead(Fabric& f, PortId out, int prio) {
     const PktId id = p.DequeueFrom(f.pool, prio);
     const Packet& pkt = f.pool[id];
     const int from = pkt.in_port;
-    mmu_.Release(from, prio, pkt.size);
+    mmu_.Release(from, prio, pkt.size - pkt.uncharged);
     f.CountDrop(id, DropCause::kDeadlockBreak, first_port_ + static_cast<PortId>(from));
     if (lossless_[prio]) CheckResume(f, from, prio);
   }
@@ -193,7 +210,9 @@ PktId Switch::Dequeue(Fabric& f, PortId out) {
       p.dwrr_turn_started = false;
     }
   }
-  mmu_.Release(pkt.in_port, q, pkt.size);
+  mmu_.Release(pkt.in_port, q, pkt.size - pkt.uncharged);
+  // A flooded copy's share (switch_flood.cpp): the next switch charges it in full.
+  pkt.uncharged = 0;
   if (lossless_[q]) CheckResume(f, pkt.in_port, q);
 
   if (f.int_enabled && pkt.type == PktType::kData) {

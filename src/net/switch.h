@@ -2,7 +2,9 @@
 // DSCP into 8 priorities, ECMP forwarding, ingress admission and PFC through
 // SwitchMmu, per-(port, priority) egress FIFOs served strict-priority for the
 // control class and DWRR for the rest, RED/ECN marking at dequeue on the
-// instantaneous queue, WRED drop of non-ECT data above a threshold.
+// instantaneous queue, WRED drop of non-ECT data above a threshold. Each hop
+// decrements the IP TTL; packets to an attached host whose MAC entry is gone
+// are flooded or dropped (switch.unknown_unicast, src/net/switch_flood.cpp).
 #pragma once
 
 #include <array>
@@ -40,10 +42,27 @@ class Switch {
   // empty): the deadlock detector's `break` (src/ops/deadlock.h).
   void BreakHead(Fabric& f, PortId out, int prio);
 
+  // The MAC-table entry of attached host `host` is gone (or back): packets to
+  // it become unknown unicast (fault mac_entry_loss, src/ops/mac_entry_loss.h).
+  void SetMacEntryMissing(uint32_t host, bool missing);
+  bool MacEntryMissing(uint32_t host) const;
+
   const SwitchMmu& mmu() const { return mmu_; }
   uint32_t node() const { return node_; }
 
  private:
+  // The egress half of forwarding a frame that came in on `in`: drop rules,
+  // ingress admission of its size less `uncharged` (0, or a flooded copy's
+  // share: switch_flood.cpp; pkt.uncharged must already say the same),
+  // enqueue on (out, prio), PFC. Inlined into Receive.
+  void Forward(Fabric& f, PortId in, PktId id, Packet& pkt, int prio, PortId out,
+               uint16_t uncharged);
+  // The same, out of line, for the rare paths in switch_flood.cpp; sets pkt.uncharged.
+  void ForwardTo(Fabric& f, PortId in, PktId id, int prio, PortId out, uint16_t uncharged);
+  // TTL expired or some MAC entry missing at this switch (switch_flood.cpp).
+  void ReceiveUnusual(Fabric& f, PortId in, PktId id, int prio);
+  // A copy out of every port but `in` whose link is up, in class `prio`.
+  void Flood(Fabric& f, PortId in, PktId id, int prio);
   int PickQueue(Fabric& f, Port& p);
   void CheckResume(Fabric& f, int local_port, int prio);
   void SendXoff(Fabric& f, PortId port, int prio);
@@ -59,6 +78,12 @@ class Switch {
   std::vector<RedParams> red_;     // per local port
   std::vector<Time> refresh_due_;  // per (port, priority): when XOFF is next renewed
   Rng rng_;
+  // Attached hosts whose MAC entry is gone, sorted. Receive takes the rare
+  // path when the decremented TTL is <= slow_ttl_: 0 normally (expired),
+  // 255 while missing_macs_ is not empty (every packet).
+  std::vector<uint32_t> missing_macs_;
+  uint8_t slow_ttl_ = 0;
+  std::vector<PortId> flood_ports_;  // scratch for Flood
 };
 
 }  // namespace rocesim

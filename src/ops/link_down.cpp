@@ -9,6 +9,7 @@ void LinkDown(Fabric& f, PortId port) {
     Port& p = f.ports[x];
     if (p.link_down) return;
     p.link_down = true;
+    p.tx_hold = true;
     p.link_ops |= Port::kLinkHasFailed;
     // The wire's frames never arrive (their kLinkArrive events go stale).
     while (!p.wire.Empty()) {
@@ -41,6 +42,9 @@ void LinkUp(Fabric& f, PortId port) {
     Port& p = f.ports[x];
     if (!p.link_down) return;
     p.link_down = false;
+    // A dead server's NIC (src/ops/mac_entry_loss.h) still sends nothing.
+    const Node& n = f.nodes[p.node];
+    p.tx_hold = !n.is_switch && f.nics[n.index].fault.dead;
     p.drop_mask = p.wd_drop;
     // PFC frames queued while down are out of date.
     while (!p.control.Empty()) f.pool.Free(p.control.Pop(f.pool));

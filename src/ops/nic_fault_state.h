@@ -12,9 +12,16 @@
 namespace rocesim {
 
 struct NicFaultState {
-  bool intercept = false;  // rx_down || slow: Nic::Receive hands frames to src/ops/
+  bool intercept = false;  // any of the four below: Nic::Receive hands frames to src/ops/
   bool rx_down = false;    // receive side down: every arriving frame is dropped (nic_pause_storm)
-  bool storming = false;   // nic_pause_storm on (seed 003 §6.2 incident 1)
+  // mac_entry_loss (SIGCOMM'16 §4.2, src/ops/mac_entry_loss.h): the server is
+  // dead — frames arriving are dropped (receiver_down), it sends nothing.
+  bool dead = false;
+  // The NIC's MAC filter: a frame addressed to another host (a flooded copy)
+  // is discarded (wrong_host). Always true of a real NIC; turned on here from
+  // the first mac_entry_loss on, the only way such frames arise.
+  bool mac_filter = false;
+  bool storming = false;  // nic_pause_storm on (seed 003 §6.2 incident 1)
   // slow_receiver (seed 003 §4.4): frames wait in the receive buffer and are
   // processed at `slow_rate_bps`, not at all during the first `stall` of
   // every `stall_period` from `stall_origin`.
@@ -32,6 +39,8 @@ struct NicFaultState {
   bool wd_suppressed = false;  // host.watchdog stopped this NIC's pause frames (seed 003 §4.3)
   Time pausing_since = 0;      // start of the current continuous pausing
   Time next_pause = kTimeMax;  // when the XOFF is next renewed (stale events differ)
+
+  void UpdateIntercept() { intercept = rx_down || slow || dead || mac_filter; }
 };
 
 }  // namespace rocesim

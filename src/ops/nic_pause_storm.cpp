@@ -9,8 +9,8 @@ void StartNicPauseStorm(Fabric& f, uint32_t host, int prio) {
   Nic& nic = f.nics[host];
   NicFaultState& st = nic.fault;
   st.rx_down = true;
-  st.intercept = true;
   st.storming = true;
+  st.UpdateIntercept();
   const Port& p = f.ports[nic.port()];
   f.ops.Add(f.now, p.node, p.local, prio, "storm_start");
   StartNicPausing(f, host, static_cast<uint8_t>(1u << prio));
@@ -22,7 +22,7 @@ void StopNicPauseStorm(Fabric& f, uint32_t host) {
   if (!st.storming) return;
   st.rx_down = false;
   st.storming = false;
-  st.intercept = st.slow;
+  st.UpdateIntercept();
   const Port& p = f.ports[nic.port()];
   int prio = 0;
   while (prio < kNumPriorities - 1 && !(st.pause_mask >> prio & 1)) ++prio;

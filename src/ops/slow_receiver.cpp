@@ -36,7 +36,7 @@ void StartSlowReceiver(Fabric& f, const FaultSpec& fault) {
   Nic& nic = f.nics[host];
   NicFaultState& st = nic.fault;
   st.slow = true;
-  st.intercept = true;
+  st.UpdateIntercept();
   st.slow_rate_bps = fault.rate_bps;
   st.stall_period = fault.period;
   st.stall = fault.stall;
@@ -50,7 +50,7 @@ void StopSlowReceiver(Fabric& f, uint32_t host) {
   NicFaultState& st = nic.fault;
   if (!st.slow) return;
   st.slow = false;
-  st.intercept = st.rx_down;
+  st.UpdateIntercept();
   st.rx_drain_at = kTimeMax;
   while (!st.rx_queue.Empty()) nic.Deliver(f, st.rx_queue.Pop(f.pool));
   if (!st.storming) StopNicPausing(f, host);
@@ -62,8 +62,9 @@ bool InterceptReceive(Fabric& f, uint32_t host, PktId id) {
   Nic& nic = f.nics[host];
   NicFaultState& st = nic.fault;
   const Packet& pkt = f.pool[id];
-  if (st.rx_down) {
-    // A failed receive pipeline (nic_pause_storm): nothing gets in, pauses neither.
+  if (st.rx_down || st.dead) {
+    // A failed receive pipeline (nic_pause_storm) or a dead server
+    // (mac_entry_loss): nothing gets in, pauses neither.
     if (pkt.type == PktType::kPause) {
       f.pool.Free(id);
     } else {
@@ -72,6 +73,12 @@ bool InterceptReceive(Fabric& f, uint32_t host, PktId id) {
     return true;
   }
   if (pkt.type == PktType::kPause) return false;  // MAC control bypasses the pipeline
+  if (st.mac_filter && pkt.dst != host) {
+    // A flooded copy addressed to another host (src/net/switch_flood.cpp).
+    f.CountDrop(id, DropCause::kWrongHost, nic.port());
+    return true;
+  }
+  if (!st.slow) return false;
   const RxBufferConfig& rb = f.scenario->host.rx_buffer;
   if (st.rx_queue.bytes + pkt.size > rb.size_bytes) {
     f.CountDrop(id, DropCause::kRxBufferFull, nic.port());

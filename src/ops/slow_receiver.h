@@ -23,7 +23,9 @@ namespace ops {
 void StartSlowReceiver(Fabric& f, const FaultSpec& fault);
 void StopSlowReceiver(Fabric& f, uint32_t host);
 // From Nic::Receive while NicFaultState::intercept: true if the frame was
-// consumed (dropped or buffered), false to deliver it now.
+// consumed (dropped or buffered), false to deliver it now. Also drops what a
+// dead server receives and what the MAC filter rejects (mac_entry_loss,
+// src/ops/mac_entry_loss.h).
 bool InterceptReceive(Fabric& f, uint32_t host, PktId pkt);
 // kRxDrain: the receive pipeline finishes the frame at the buffer's head.
 void OnRxDrain(Fabric& f, uint32_t host);

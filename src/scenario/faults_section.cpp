@@ -1,7 +1,8 @@
 // Scenario reader: the `faults` list (injected failures, src/ops/, seed 003
-// §6.2) and the PFC watchdog blocks `switch.watchdog` / `host.watchdog`
-// (seed 003 §4.3), and host.rx_buffer (slow receiver, §4.4). Faults are validated here and
-// scheduled as events when the simulation is built.
+// §6.2; mac_entry_loss, SIGCOMM'16 §4.2) and the PFC watchdog blocks
+// `switch.watchdog` / `host.watchdog` (seed 003 §4.3), and host.rx_buffer (slow
+// receiver, §4.4). Faults are validated here and scheduled as events when the
+// simulation is built.
 #include <fmt/format.h>
 
 #include <string>
@@ -39,13 +40,14 @@ void Reader::ReadRxBuffer(const Field& f, RxBufferConfig& b) const {
 FaultSpec Reader::ReadFault(const Field& f) const {
   const Map m = ReadMap(f, {"type", "host", "priority", "at", "until", "rate", "period", "stall",
                             "a", "b", "node", "port", "convergence", "probability", "every_nth"});
-  const std::string type =
-      OneOf(Require(m, "type", " (one of nic_pause_storm, slow_receiver, link_down, packet_loss)"),
-            {"nic_pause_storm", "slow_receiver", "link_down", "packet_loss"});
+  const std::string type = OneOf(
+      Require(m, "type",
+              " (one of nic_pause_storm, slow_receiver, link_down, packet_loss, mac_entry_loss)"),
+      {"nic_pause_storm", "slow_receiver", "link_down", "packet_loss", "mac_entry_loss"});
   const bool on_link = type == "link_down" || type == "packet_loss";
   const std::string_view link_types = on_link ? std::string_view(type) : "link_down or packet_loss";
   CheckTypedKeys(m, type,
-                 {{"host", on_link ? "nic_pause_storm or slow_receiver" : type},
+                 {{"host", on_link ? "nic_pause_storm, slow_receiver or mac_entry_loss" : type},
                   {"priority", "nic_pause_storm"},
                   {"rate", "slow_receiver"},
                   {"period", "slow_receiver"},
@@ -61,7 +63,8 @@ FaultSpec Reader::ReadFault(const Field& f) const {
   s.kind = type == "nic_pause_storm" ? FaultKind::kNicPauseStorm
            : type == "slow_receiver" ? FaultKind::kSlowReceiver
            : type == "link_down"     ? FaultKind::kLinkDown
-                                     : FaultKind::kPacketLoss;
+           : type == "packet_loss"   ? FaultKind::kPacketLoss
+                                     : FaultKind::kMacEntryLoss;
   if (on_link) {
     // Node ids are checked against the topology when the fabric is built.
     if (m.Get("a") || m.Get("b")) {

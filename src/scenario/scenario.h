@@ -111,6 +111,14 @@ struct WatchdogConfig {
   Action action = Action::kDrop;  // switch only
 };
 
+// What a switch does with a packet routed to a directly attached host whose
+// MAC-table entry is gone while its ARP entry remains (SIGCOMM'16 §4.2: a
+// dead server's MAC entry times out after 5 minutes, its ARP entry after 4
+// hours). Commodity switches flood it out of every port but the ingress, in
+// its class; the paper's fix drops lossless packets instead (lossy ones are
+// still flooded). src/net/switch_flood.cpp.
+enum class UnknownUnicast { kFlood, kDrop };
+
 struct SwitchConfig {
   int64_t buffer_bytes = 32'000'000;
   // Dynamic threshold (seed 003 §6.2): a (port, priority) may take shared
@@ -128,6 +136,7 @@ struct SwitchConfig {
   std::array<int, kNumPriorities> dwrr_weights{1, 1, 1, 1, 1, 1, 1, 1};
   uint64_t ecmp_seed = 0;  // mixed with the switch id into the ECMP hash
   WatchdogConfig watchdog;
+  UnknownUnicast unknown_unicast = UnknownUnicast::kFlood;
 };
 
 struct RxBufferConfig {
@@ -278,6 +287,11 @@ enum class FaultKind {
   // The data frames a port sends onto its link are lost with `probability`
   // or every `every_nth` one (seed 003 §4.2).
   kPacketLoss,
+  // The host's server is dead (its NIC takes no frames and sends none) and
+  // its ToR's MAC-table entry for it has timed out while the ARP entry
+  // remains, so the ToR treats packets to it as unknown unicast
+  // (switch.unknown_unicast; SIGCOMM'16 §4.2). `until`: the server is back.
+  kMacEntryLoss,
 };
 
 struct FaultSpec {

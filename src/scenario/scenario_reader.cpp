@@ -132,8 +132,9 @@ void Reader::ReadTopology(const Field& f, TopologyConfig& t) {
 }
 
 void Reader::ReadSwitch(const Field& f, SwitchConfig& s) const {
-  const Map m = ReadMap(f, {"buffer", "alpha", "reserved", "pfc", "ecn", "dscp_map",
-                            "strict_priorities", "dwrr_weights", "ecmp_seed", "watchdog"});
+  const Map m =
+      ReadMap(f, {"buffer", "alpha", "reserved", "pfc", "ecn", "dscp_map", "strict_priorities",
+                  "dwrr_weights", "ecmp_seed", "watchdog", "unknown_unicast"});
   if (auto v = m.Get("buffer")) s.buffer_bytes = Size(*v, 1);
   if (auto v = m.Get("alpha")) {
     s.alpha = Fraction(*v, 0, false, std::numeric_limits<double>::max());
@@ -219,6 +220,10 @@ void Reader::ReadSwitch(const Field& f, SwitchConfig& s) const {
   }
   if (auto v = m.Get("ecmp_seed")) s.ecmp_seed = Uint64(*v);
   if (auto v = m.Get("watchdog")) ReadWatchdog(*v, s.watchdog, true);
+  // SIGCOMM'16 §4.2: flood (commodity default) or drop lossless unknown unicast.
+  if (auto v = m.Get("unknown_unicast"))
+    s.unknown_unicast =
+        OneOf(*v, {"flood", "drop"}) == "flood" ? UnknownUnicast::kFlood : UnknownUnicast::kDrop;
 }
 
 void Reader::ReadHost(const Field& f, HostConfig& h) const {

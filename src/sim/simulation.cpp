@@ -10,6 +10,7 @@
 #include "cc/cc_factory.h"
 #include "ops/deadlock.h"
 #include "ops/link_down.h"
+#include "ops/mac_entry_loss.h"
 #include "ops/nic_pause.h"
 #include "ops/nic_pause_storm.h"
 #include "ops/slow_receiver.h"
@@ -256,6 +257,14 @@ void Simulation::ResolveFaults() {
   const auto num_nodes = static_cast<int>(f.nodes.size());
   for (size_t i = 0; i < scenario_.faults.size(); ++i) {
     const FaultSpec& fs = scenario_.faults[i];
+    if (fs.kind == FaultKind::kMacEntryLoss) {
+      // The MAC entry that goes is the host's ToR's: the switch it is cabled to.
+      const PortId peer = f.ports[f.nics[static_cast<size_t>(fs.host)].port()].peer;
+      if (!f.nodes[f.ports[peer].node].is_switch)
+        throw BuildError(fmt::format(
+            "faults[{}]: mac_entry_loss: host {} is not attached to a switch", i, fs.host));
+      continue;
+    }
     if (fs.kind != FaultKind::kLinkDown && fs.kind != FaultKind::kPacketLoss) continue;
     for (int n : {fs.node_a, fs.node_b})
       if (n >= num_nodes)
@@ -384,6 +393,9 @@ void Simulation::DispatchOps(const Event& e) {
         case FaultKind::kPacketLoss:
           ops::StartPacketLoss(f, fault_port_[e.target], e.target, fs.probability, fs.every_nth);
           break;
+        case FaultKind::kMacEntryLoss:
+          ops::StartMacEntryLoss(f, static_cast<uint32_t>(fs.host));
+          break;
       }
       break;
     }
@@ -402,6 +414,9 @@ void Simulation::DispatchOps(const Event& e) {
           break;
         case FaultKind::kPacketLoss:
           ops::StopPacketLoss(f, fault_port_[e.target]);
+          break;
+        case FaultKind::kMacEntryLoss:
+          ops::StopMacEntryLoss(f, static_cast<uint32_t>(fs.host));
           break;
       }
       break;

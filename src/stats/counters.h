@@ -19,6 +19,10 @@ enum class DropCause : uint8_t {
   kLinkDown,          // lost with a failed link: in flight, queued for it, or routed to it
   kInjectedLoss,      // a packet_loss fault (src/ops/packet_loss.h)
   kDeadlockBreak,     // dropped to break a PFC deadlock (monitors.deadlock.break)
+  // Unknown unicast (SIGCOMM'16 §4.2, src/net/switch_flood.cpp):
+  kTtlExpired,  // the IP TTL reached 0 at a switch (a flooded copy that looped)
+  kUnknownMac,  // lossless packet to a host whose MAC entry is gone (switch.unknown_unicast: drop)
+  kWrongHost,   // a flooded copy that reached a host it is not addressed to (NIC MAC filter)
   kCount
 };
 
@@ -44,6 +48,12 @@ inline std::string_view DropCauseName(DropCause c) {
       return "injected_loss";
     case DropCause::kDeadlockBreak:
       return "deadlock_break";
+    case DropCause::kTtlExpired:
+      return "ttl_expired";
+    case DropCause::kUnknownMac:
+      return "unknown_mac";
+    case DropCause::kWrongHost:
+      return "wrong_host";
     case DropCause::kCount:
       break;
   }
@@ -61,8 +71,12 @@ struct Counters {
   uint64_t naks_sent = 0;
   uint64_t retransmitted_packets = 0;
   uint64_t timeouts = 0;
-  // Conservation accounting over frames that hosts inject (not PFC frames).
+  // Conservation accounting over frames that hosts inject (not PFC frames)
+  // and the copies switches make of them by flooding (src/net/switch_flood.cpp):
+  // injected + replicated = delivered + dropped + in the network.
   uint64_t injected_frames = 0;
+  uint64_t replicated_frames = 0;
+  uint64_t replicated_payload_bytes = 0;
   uint64_t delivered_frames = 0;
   uint64_t dropped_frames = 0;
   uint64_t injected_payload_bytes = 0;

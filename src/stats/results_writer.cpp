@@ -82,11 +82,14 @@ nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
   j["timeouts"] = c.timeouts;
   uint64_t in_network_payload = 0;
   const uint64_t in_network = f.FramesInNetwork(&in_network_payload);
+  // injected + replicated (flooded copies) = delivered + dropped + in network.
   j["conservation"] = {{"injected_frames", c.injected_frames},
+                       {"replicated_frames", c.replicated_frames},
                        {"delivered_frames", c.delivered_frames},
                        {"dropped_frames", c.dropped_frames},
                        {"in_network_frames", in_network},
                        {"injected_payload_bytes", c.injected_payload_bytes},
+                       {"replicated_payload_bytes", c.replicated_payload_bytes},
                        {"delivered_payload_bytes", c.delivered_payload_bytes},
                        {"dropped_payload_bytes", c.dropped_payload_bytes},
                        {"in_network_payload_bytes", in_network_payload}};
