@@ -14,7 +14,15 @@ PktId Fabric::NextFrame(PortId port) {
   Port& p = ports[port];
   if (!p.control.Empty()) return p.control.Pop(pool);
   const Node& n = nodes[p.node];
-  return n.is_switch ? switches[n.index].Dequeue(*this, port) : nics[n.index].Dequeue(*this);
+  switch (n.kind) {
+    case NodeKind::kSharedBuffer:
+      return switches[n.index].Dequeue(*this, port);
+    case NodeKind::kCioq:
+      return cioq_switches[n.index].Dequeue(*this, port);
+    case NodeKind::kHost:
+      break;
+  }
+  return nics[n.index].Dequeue(*this);
 }
 
 void Fabric::KickPort(PortId port) {
@@ -81,10 +89,16 @@ void Fabric::OnLinkArrive(PortId port) {
     return;
   }
   const Node& n = nodes[ports[in].node];
-  if (n.is_switch) {
-    switches[n.index].Receive(*this, in, id);
-  } else {
-    nics[n.index].Receive(*this, id);
+  switch (n.kind) {
+    case NodeKind::kSharedBuffer:
+      switches[n.index].Receive(*this, in, id);
+      break;
+    case NodeKind::kCioq:
+      cioq_switches[n.index].Receive(*this, in, id);
+      break;
+    case NodeKind::kHost:
+      nics[n.index].Receive(*this, id);
+      break;
   }
 }
 
@@ -139,6 +153,33 @@ void Fabric::CountDrop(PktId id, DropCause cause, PortId ingress) {
   pool.Free(id);
 }
 
+void Fabric::OnPfcRefresh(PortId port, int prio) {
+  const Node& n = nodes[ports[port].node];
+  if (n.kind == NodeKind::kCioq) {
+    cioq_switches[n.index].OnPfcRefresh(*this, port, prio);
+  } else {
+    switches[n.index].OnPfcRefresh(*this, port, prio);
+  }
+}
+
+void Fabric::DrainSwitchQueue(PortId port, int prio, DropCause cause) {
+  const Node& n = nodes[ports[port].node];
+  if (n.kind == NodeKind::kCioq) {
+    cioq_switches[n.index].DrainQueue(*this, port, prio, cause);
+  } else {
+    switches[n.index].DrainQueue(*this, port, prio, cause);
+  }
+}
+
+void Fabric::BreakSwitchHead(PortId port, int prio) {
+  const Node& n = nodes[ports[port].node];
+  if (n.kind == NodeKind::kCioq) {
+    cioq_switches[n.index].BreakHead(*this, port, prio);
+  } else {
+    switches[n.index].BreakHead(*this, port, prio);
+  }
+}
+
 uint64_t Fabric::FramesInNetwork(uint64_t* payload_bytes) const {
   uint64_t frames = 0, bytes = 0;
   auto walk = [&](const PacketFifo& fifo) {
@@ -155,6 +196,12 @@ uint64_t Fabric::FramesInNetwork(uint64_t* payload_bytes) const {
     if (nodes[p.node].is_switch)
       for (const PacketFifo& q : p.queue) walk(q);
   }
+  // Frames in a CIOQ switch's VOQs, not yet in an output queue.
+  for (const CioqSwitch& s : cioq_switches)
+    s.ForEachQueued(pool, [&](PktId id) {
+      ++frames;
+      if (pool[id].type == PktType::kData) bytes += pool[id].payload;
+    });
   // Frames waiting in a slow receiver's buffer (src/ops/slow_receiver.h).
   for (const Nic& n : nics) walk(n.fault.rx_queue);
   if (payload_bytes) *payload_bytes = bytes;

@@ -1,7 +1,7 @@
 // The running fabric: every node, port, flow and frame, the event queue, and
-// the link model that moves frames between ports. Switches and NICs are
-// plain classes in vectors, dispatched by a switch on the node kind rather
-// than a virtual call per packet (DESIGN.md §5).
+// the link model that moves frames between ports. Switches (of either
+// architecture) and NICs are plain classes in vectors, dispatched by a switch
+// on the node kind rather than a virtual call per packet (DESIGN.md §5).
 #pragma once
 
 #include <array>
@@ -14,6 +14,7 @@
 #include "core/event_queue.h"
 #include "core/packet.h"
 #include "core/rng.h"
+#include "net/cioq_switch.h"
 #include "net/nic.h"
 #include "net/port.h"
 #include "net/switch.h"
@@ -26,9 +27,19 @@
 
 namespace rocesim {
 
+// Which model handles a node's frames.
+enum class NodeKind : uint8_t {
+  kHost,          // Fabric::nics
+  kSharedBuffer,  // Fabric::switches (net/switch.h)
+  kCioq,          // Fabric::cioq_switches (net/cioq_switch.h, seed 002 §4.1)
+};
+
 struct Node {
-  bool is_switch = false;
-  uint32_t index = 0;  // into Fabric::switches or Fabric::nics
+  bool is_switch = false;  // either switch kind (routing, faults, monitors)
+  NodeKind kind = NodeKind::kHost;
+  // Into the vector of its kind. Every switch of a fabric has the same
+  // architecture, so a switch's index is also its switch index in Routing.
+  uint32_t index = 0;
   PortId first_port = 0;
   uint16_t num_ports = 0;
 };
@@ -47,8 +58,9 @@ struct Fabric {
   PacketPool pool;
   std::vector<Node> nodes;
   std::vector<Port> ports;
-  std::vector<Switch> switches;
-  std::vector<Nic> nics;  // one per host; host id = index
+  std::vector<Switch> switches;           // switch.architecture: shared_buffer
+  std::vector<CioqSwitch> cioq_switches;  // switch.architecture: cioq
+  std::vector<Nic> nics;                  // one per host; host id = index
   std::vector<Flow> flows;
   // Congestion control per flow (null: line rate, PFC only).
   std::vector<std::unique_ptr<CongestionControl>> cc;
@@ -95,6 +107,15 @@ struct Fabric {
 
   // Counts a frame that a switch drops (conservation accounting).
   void CountDrop(PktId pkt, DropCause cause, PortId ingress);
+
+  // Switch operations for the models around the switches (event dispatch,
+  // src/ops/), dispatched on the owning switch's architecture; `port` is a
+  // port of a switch.
+  void OnPfcRefresh(PortId port, int prio);
+  // Drops every frame bound for egress queue `prio` of `port`.
+  void DrainSwitchQueue(PortId port, int prio, DropCause cause);
+  // The deadlock detector's break on egress queue `prio` of `port`.
+  void BreakSwitchHead(PortId port, int prio);
 
   // Frames and payload bytes currently inside the network (queues and wires).
   uint64_t FramesInNetwork(uint64_t* payload_bytes) const;

@@ -2,9 +2,10 @@
 // DSCP into 8 priorities, ECMP forwarding, ingress admission and PFC through
 // SwitchMmu, per-(port, priority) egress FIFOs served strict-priority for the
 // control class and DWRR for the rest, RED/ECN marking at dequeue on the
-// instantaneous queue, WRED drop of non-ECT data above a threshold. Each hop
-// decrements the IP TTL; packets to an attached host whose MAC entry is gone
-// are flooded or dropped (switch.unknown_unicast, src/net/switch_flood.cpp).
+// instantaneous queue (net/egress.h, shared with the CIOQ switch), WRED drop
+// of non-ECT data above a threshold. Each hop decrements the IP TTL; packets
+// to an attached host whose MAC entry is gone are flooded or dropped
+// (switch.unknown_unicast, src/net/switch_flood.cpp).
 #pragma once
 
 #include <array>
@@ -12,7 +13,8 @@
 #include <vector>
 
 #include "core/packet.h"
-#include "core/rng.h"
+#include "net/egress.h"
+#include "net/pfc_sender.h"
 #include "net/port.h"
 #include "net/red.h"
 #include "net/switch_mmu.h"
@@ -63,21 +65,15 @@ class Switch {
   void ReceiveUnusual(Fabric& f, PortId in, PktId id, int prio);
   // A copy out of every port but `in` whose link is up, in class `prio`.
   void Flood(Fabric& f, PortId in, PktId id, int prio);
-  int PickQueue(Fabric& f, Port& p);
   void CheckResume(Fabric& f, int local_port, int prio);
-  void SendXoff(Fabric& f, PortId port, int prio);
 
   uint32_t node_ = 0;
   PortId first_port_ = 0;
   const SwitchConfig* cfg_ = nullptr;
   SwitchMmu mmu_;
   std::array<bool, kNumPriorities> lossless_{};
-  std::array<bool, kNumPriorities> strict_{};
-  unsigned strict_mask_ = 0;  // bit p: priority p is strict (a higher p goes first)
-  std::array<int32_t, kNumPriorities> quantum_{};
-  std::vector<RedParams> red_;     // per local port
-  std::vector<Time> refresh_due_;  // per (port, priority): when XOFF is next renewed
-  Rng rng_;
+  EgressPolicy egress_;
+  PfcSender pfc_;
   // Attached hosts whose MAC entry is gone, sorted. Receive takes the rare
   // path when the decremented TTL is <= slow_ttl_: 0 normally (expired),
   // 255 while missing_macs_ is not empty (every packet).

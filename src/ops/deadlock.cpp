@@ -16,8 +16,14 @@ struct Vertex {
   int prio;
 };
 
-// Does egress queue (port, prio) hold a frame that entered its switch on local port `in`?
+// Does egress queue (port, prio) hold back frames that entered its switch on
+// local port `in` — and so that ingress's pause of its upstream? Shared
+// buffer: a frame from `in` sits in the egress queue (holding `in`'s buffer).
+// CIOQ: `in`'s VOQ for that output queue is non-empty (holding `in`'s input
+// queue; the frames already in the output queue no longer count against it).
 bool HoldsFrom(const Fabric& f, const Port& p, int prio, uint16_t in) {
+  const Node& n = f.nodes[p.node];
+  if (n.kind == NodeKind::kCioq) return f.cioq_switches[n.index].VoqNonEmpty(in, p.local, prio);
   for (PktId id = p.queue[prio].head; id != kNoPkt; id = f.pool[id].next)
     if (f.pool[id].in_port == in) return true;
   return false;
@@ -95,7 +101,7 @@ void CheckDeadlock(Fabric& f) {
     const Port& first = f.ports[vs[c[0]].port];
     f.ops.Add(f.now, first.node, first.local, vs[c[0]].prio, "deadlock");
     if (cfg.break_cycle) {
-      f.switches[f.nodes[first.node].index].BreakHead(f, vs[c[0]].port, vs[c[0]].prio);
+      f.BreakSwitchHead(vs[c[0]].port, vs[c[0]].prio);
       f.ops.Add(f.now, first.node, first.local, vs[c[0]].prio, "deadlock_break");
       seen.erase(key);
       st.reported.erase(key);  // a cycle that re-forms is a new deadlock

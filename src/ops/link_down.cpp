@@ -30,8 +30,7 @@ void LinkDown(Fabric& f, PortId port) {
     const Node& n = f.nodes[p.node];
     if (n.is_switch) {
       p.drop_mask = 0xFF;
-      for (int q = 0; q < kNumPriorities; ++q)
-        f.switches[n.index].DrainQueue(f, x, q, DropCause::kLinkDown);
+      for (int q = 0; q < kNumPriorities; ++q) f.DrainSwitchQueue(x, q, DropCause::kLinkDown);
     }
     f.ops.Add(f.now, p.node, p.local, 0, "link_down");
   }

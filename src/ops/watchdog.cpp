@@ -36,7 +36,7 @@ void SwitchCheck(Fabric& f, PortId port, int prio) {
   if (wd.action == WatchdogConfig::Action::kDrop) {
     p.wd_drop |= bit;
     p.drop_mask |= bit;
-    f.switches[f.nodes[p.node].index].DrainQueue(f, port, prio, DropCause::kWatchdog);
+    f.DrainSwitchQueue(port, prio, DropCause::kWatchdog);
   }
   f.Schedule(f.now + wd.restore, EventKind::kWatchdogRestore, port, static_cast<uint32_t>(prio));
   f.KickPort(port);

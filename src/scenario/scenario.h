@@ -119,7 +119,31 @@ struct WatchdogConfig {
 // still flooded). src/net/switch_flood.cpp.
 enum class UnknownUnicast { kFlood, kDrop };
 
+// Which switch model every switch of the scenario runs.
+enum class SwitchArchitecture {
+  // Output-queued with one shared buffer and ingress admission (DESIGN.md §3,
+  // src/net/switch.h): the HPCC simulator's Broadcom-style model.
+  kSharedBuffer,
+  // Combined input-and-output queued: VOQs at each input, one output queue
+  // per (output port, priority), PFC from the input queues (seed 002 §4.1,
+  // src/net/cioq_switch.h).
+  kCioq,
+};
+
+// Queue bounds of the CIOQ switch. Seed 002 §4.1: "Each queue in the switch
+// is 100 KB in size" (KB decimal, as everywhere in rocesim).
+struct CioqConfig {
+  // Per (input port, priority): the bytes all of its VOQs may hold together.
+  // A lossless priority pauses its upstream at this minus the PFC headroom.
+  int64_t input_queue_bytes = 100'000;
+  // Per (output port, priority): the output queue the crossbar fills.
+  int64_t output_queue_bytes = 100'000;
+};
+
 struct SwitchConfig {
+  SwitchArchitecture architecture = SwitchArchitecture::kSharedBuffer;
+  CioqConfig cioq;  // architecture kCioq only
+  // Shared-buffer architecture only: buffer, alpha, reserved.
   int64_t buffer_bytes = 32'000'000;
   // Dynamic threshold (seed 003 §6.2): a (port, priority) may take shared
   // buffer while alpha * unallocated > allocated.

@@ -133,8 +133,31 @@ void Reader::ReadTopology(const Field& f, TopologyConfig& t) {
 
 void Reader::ReadSwitch(const Field& f, SwitchConfig& s) const {
   const Map m =
-      ReadMap(f, {"buffer", "alpha", "reserved", "pfc", "ecn", "dscp_map", "strict_priorities",
-                  "dwrr_weights", "ecmp_seed", "watchdog", "unknown_unicast"});
+      ReadMap(f, {"architecture", "cioq", "buffer", "alpha", "reserved", "pfc", "ecn", "dscp_map",
+                  "strict_priorities", "dwrr_weights", "ecmp_seed", "watchdog",
+                  "unknown_unicast"});
+  if (auto v = m.Get("architecture"))
+    s.architecture = OneOf(*v, {"shared_buffer", "cioq"}) == "cioq"
+                         ? SwitchArchitecture::kCioq
+                         : SwitchArchitecture::kSharedBuffer;
+  const bool cioq = s.architecture == SwitchArchitecture::kCioq;
+  // Settings of the other architecture would be silently ignored: reject them.
+  if (cioq) {
+    for (std::string_view key : {"buffer", "alpha", "reserved"})
+      if (auto v = m.Get(key))
+        Fail(*v,
+             "applies to architecture shared_buffer only; a cioq switch bounds each queue with "
+             "switch.cioq.input_queue_bytes and switch.cioq.output_queue_bytes");
+  }
+  if (auto cioq_field = m.Get("cioq")) {
+    // An empty block says nothing (e.g. --set switch.cioq=null to compare
+    // architectures on one file).
+    if (!cioq && !cioq_field->node.IsNull())
+      Fail(*cioq_field, "applies to architecture cioq only (set switch.architecture: cioq)");
+    const Map c = ReadMap(*cioq_field, {"input_queue_bytes", "output_queue_bytes"});
+    if (auto v = c.Get("input_queue_bytes")) s.cioq.input_queue_bytes = Size(*v, 1);
+    if (auto v = c.Get("output_queue_bytes")) s.cioq.output_queue_bytes = Size(*v, 1);
+  }
   if (auto v = m.Get("buffer")) s.buffer_bytes = Size(*v, 1);
   if (auto v = m.Get("alpha")) {
     s.alpha = Fraction(*v, 0, false, std::numeric_limits<double>::max());
@@ -167,7 +190,13 @@ void Reader::ReadSwitch(const Field& f, SwitchConfig& s) const {
     if (auto v = ecn.Get("kmax")) s.ecn.kmax_bytes = Size(*v, 0);
     if (auto v = ecn.Get("pmax")) s.ecn.pmax = Fraction(*v, 0, true, 1);
     if (auto v = ecn.Get("wred_drop")) s.ecn.wred_drop_bytes = Size(*v, 0);
-    if (auto v = ecn.Get("buf_max")) s.ecn.buf_max_bytes = Size(*v, 0);
+    if (auto v = ecn.Get("buf_max")) {
+      if (cioq)
+        Fail(*v,
+             "applies to architecture shared_buffer only; a cioq output queue is capped by "
+             "switch.cioq.output_queue_bytes");
+      s.ecn.buf_max_bytes = Size(*v, 0);
+    }
     if (auto v = ecn.Get("by_rate")) {
       // Per-link-speed thresholds, as the HPCC simulator's KMIN/KMAX/PMAX maps.
       for (const Field& item : List(*v, "a list of {rate, kmin, kmax, pmax}")) {

@@ -42,6 +42,45 @@ int64_t PeakRssBytes() {
   getrusage(RUSAGE_SELF, &ru);
   return static_cast<int64_t>(ru.ru_maxrss) * 1024;
 }
+
+// PFC headroom of a lossless (port, priority) of a switch, either
+// architecture: the bytes that keep arriving after XOFF — a round trip of the
+// cable at line rate, plus a frame in flight at each end and the pause frame
+// itself — unless the scenario fixes it. max_frame includes the IFG.
+int64_t PfcHeadroomBytes(const Port& p, const PfcConfig& pfc, int max_frame) {
+  if (pfc.headroom_bytes >= 0) return pfc.headroom_bytes;
+  return static_cast<int64_t>(2 * static_cast<__int128>(p.delay) * p.rate_bps / (8 * kSecond)) +
+         3 * max_frame;
+}
+
+// A CIOQ switch's queues (seed 002 §4.1) must each hold a full frame, and a
+// lossless input queue must keep at least one below its PFC headroom, or it
+// would pause its upstream for good.
+void CheckCioqQueues(const Fabric& f, uint32_t n, const SwitchConfig& sw,
+                     const std::vector<int64_t>& headroom, int frame) {
+  const CioqConfig& c = sw.cioq;
+  if (c.output_queue_bytes < frame)
+    throw BuildError(fmt::format(
+        "switch.cioq.output_queue_bytes: {} bytes cannot hold one full frame ({} bytes: host.mtu "
+        "+ host.header_bytes)",
+        c.output_queue_bytes, frame));
+  if (c.input_queue_bytes < frame)
+    throw BuildError(fmt::format(
+        "switch.cioq.input_queue_bytes: {} bytes cannot hold one full frame ({} bytes: host.mtu "
+        "+ host.header_bytes)",
+        c.input_queue_bytes, frame));
+  if (!sw.pfc.enabled || sw.pfc.priorities.empty()) return;
+  const Node& node = f.nodes[n];
+  for (uint16_t i = 0; i < node.num_ports; ++i) {
+    if (c.input_queue_bytes - headroom[i] >= frame) continue;
+    const Port& p = f.ports[node.first_port + i];
+    throw BuildError(fmt::format(
+        "switch.cioq.input_queue_bytes: {} bytes leave less than one frame ({} bytes) below the "
+        "PFC headroom of {} bytes of port {} of switch node {} ({} b/s, {} ps delay); a lossless "
+        "input queue needs at least {} bytes",
+        c.input_queue_bytes, frame, headroom[i], i, n, p.rate_bps, p.delay, headroom[i] + frame));
+  }
+}
 }  // namespace
 
 Simulation::Simulation(const Scenario& scenario) : scenario_(scenario) {
@@ -68,10 +107,13 @@ void Simulation::Build() {
   PortId next = 0;
   std::vector<int32_t> switch_index(topo.num_nodes, -1);
   uint32_t switches = 0;
+  const bool cioq = sw.architecture == SwitchArchitecture::kCioq;
+  const NodeKind switch_kind = cioq ? NodeKind::kCioq : NodeKind::kSharedBuffer;
   for (uint32_t n = 0; n < topo.num_nodes; ++n) {
     if (degree[n] > 0xFFFF) throw BuildError(fmt::format("node {} has too many ports", n));
-    f.nodes[n] =
-        Node{static_cast<bool>(topo.is_switch[n]), 0, next, static_cast<uint16_t>(degree[n])};
+    const bool is_switch = topo.is_switch[n];
+    f.nodes[n] = Node{is_switch, is_switch ? switch_kind : NodeKind::kHost, 0, next,
+                      static_cast<uint16_t>(degree[n])};
     if (topo.is_switch[n]) {
       switch_index[n] = static_cast<int32_t>(switches);
       f.nodes[n].index = switches++;
@@ -116,29 +158,31 @@ void Simulation::Build() {
 
   const int max_frame = host.mtu_bytes + host.header_bytes + scenario_.topology.ifg_bytes;
   const RedParams red{sw.ecn.kmin_bytes, sw.ecn.kmax_bytes, sw.ecn.pmax};
-  f.switches.resize(switches);
+  if (cioq) {
+    f.cioq_switches.resize(switches);
+  } else {
+    f.switches.resize(switches);
+  }
   for (uint32_t n = 0; n < topo.num_nodes; ++n) {
     if (!topo.is_switch[n]) continue;
     const Node& node = f.nodes[n];
     std::vector<int64_t> headroom(node.num_ports);
-    for (uint16_t i = 0; i < node.num_ports; ++i) {
-      const Port& p = f.ports[node.first_port + i];
-      // Bytes that keep arriving after XOFF: a round trip of the cable at line
-      // rate, plus a frame in flight at each end and the pause frame itself.
-      headroom[i] = sw.pfc.headroom_bytes >= 0
-                        ? sw.pfc.headroom_bytes
-                        : static_cast<int64_t>(2 * static_cast<__int128>(p.delay) * p.rate_bps /
-                                               (8 * ps_per_s)) +
-                              3 * max_frame;
-    }
-    Switch& s = f.switches[node.index];
+    for (uint16_t i = 0; i < node.num_ports; ++i)
+      headroom[i] = PfcHeadroomBytes(f.ports[node.first_port + i], sw.pfc, max_frame);
     std::vector<RedParams> port_red(node.num_ports, red);
     for (uint16_t i = 0; i < node.num_ports; ++i)
       for (const EcnRateThresholds& t : sw.ecn.by_rate)
         if (t.rate_bps == f.ports[node.first_port + i].rate_bps)
           port_red[i] = RedParams{t.kmin_bytes, t.kmax_bytes, t.pmax};
-    s.Init(n, node.first_port, sw, headroom, port_red, host.mtu_bytes + host.header_bytes,
-           scenario_.seed);
+    const int dwrr_unit = host.mtu_bytes + host.header_bytes;
+    if (cioq) {
+      CheckCioqQueues(f, n, sw, headroom, dwrr_unit);
+      f.cioq_switches[node.index].Init(n, node.first_port, sw, headroom, port_red, dwrr_unit,
+                                       scenario_.seed);
+      continue;
+    }
+    Switch& s = f.switches[node.index];
+    s.Init(n, node.first_port, sw, headroom, port_red, dwrr_unit, scenario_.seed);
     if (s.mmu().SharedPoolBytes() < 0)
       throw BuildError(fmt::format(
           "switch.buffer: {} bytes is too small for switch node {}: its reserved and PFC headroom "
@@ -263,6 +307,12 @@ void Simulation::ResolveFaults() {
       if (!f.nodes[f.ports[peer].node].is_switch)
         throw BuildError(fmt::format(
             "faults[{}]: mac_entry_loss: host {} is not attached to a switch", i, fs.host));
+      // Flooding (src/net/switch_flood.cpp) is modelled in the shared-buffer switch only.
+      if (f.nodes[f.ports[peer].node].kind != NodeKind::kSharedBuffer)
+        throw BuildError(fmt::format(
+            "faults[{}]: mac_entry_loss needs switch.architecture shared_buffer (the CIOQ "
+            "switch does not model MAC tables or flooding)",
+            i));
       continue;
     }
     if (fs.kind != FaultKind::kLinkDown && fs.kind != FaultKind::kPacketLoss) continue;
@@ -322,7 +372,8 @@ void Simulation::EnableMonitors(const std::string& dir) {
           fmt::format("monitors.nodes: node {} does not exist (the topology has nodes "
                       "0 to {})",
                       n, fabric_.nodes.size() - 1));
-  monitor_ = std::make_unique<Monitor>(scenario_.monitors, dir, fabric_.nodes.size());
+  monitor_ = std::make_unique<Monitor>(scenario_.monitors, dir, fabric_.nodes.size(),
+                                       !fabric_.cioq_switches.empty());
   fabric_.Schedule(scenario_.monitors.start, EventKind::kMonitor, 0);
 }
 
@@ -335,11 +386,9 @@ void Simulation::Dispatch(const Event& e) {
     case EventKind::kPortWake:
       f.OnPortWake(e.target);
       break;
-    case EventKind::kPfcRefresh: {
-      const Node& n = f.nodes[f.ports[e.target].node];
-      f.switches[n.index].OnPfcRefresh(f, e.target, static_cast<int>(e.arg));
+    case EventKind::kPfcRefresh:
+      f.OnPfcRefresh(e.target, static_cast<int>(e.arg));
       break;
-    }
     case EventKind::kFlowStart: {
       uint32_t i = e.target;
       for (; i < start_order_.size() && f.flows[start_order_[i]].start == f.now; ++i) {

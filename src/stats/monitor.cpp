@@ -17,7 +17,8 @@ std::FILE* OpenCsv(const std::string& path, const char* header) {
 }
 }  // namespace
 
-Monitor::Monitor(const MonitorConfig& cfg, const std::string& dir, size_t num_nodes)
+Monitor::Monitor(const MonitorConfig& cfg, const std::string& dir, size_t num_nodes,
+                 bool input_queues)
     : watched_(num_nodes, cfg.nodes.empty()), interval_(cfg.interval) {
   for (int n : cfg.nodes) watched_.at(static_cast<size_t>(n)) = true;
   queues_ = OpenCsv(dir + "/queues.csv", "time_ps,node,port,priority,bytes\n");
@@ -32,6 +33,8 @@ Monitor::Monitor(const MonitorConfig& cfg, const std::string& dir, size_t num_no
     header += ",drops_" + std::string(DropCauseName(static_cast<DropCause>(c)));
   header += "\n";
   counters_ = OpenCsv(dir + "/counters.csv", header.c_str());
+  if (input_queues)
+    input_queues_ = OpenCsv(dir + "/input_queues.csv", "time_ps,node,port,priority,bytes\n");
 }
 
 Monitor::~Monitor() {
@@ -39,6 +42,7 @@ Monitor::~Monitor() {
   if (ports_) std::fclose(ports_);
   if (rates_) std::fclose(rates_);
   if (counters_) std::fclose(counters_);
+  if (input_queues_) std::fclose(input_queues_);
 }
 
 void Monitor::Sample(const Fabric& f) {
@@ -83,7 +87,19 @@ void Monitor::Sample(const Fabric& f) {
     last_paused_[i] = paused;
     l = c;
   }
+  if (input_queues_) SampleInputQueues(f);
   SampleFlows(f);
+}
+
+void Monitor::SampleInputQueues(const Fabric& f) {
+  for (const CioqSwitch& s : f.cioq_switches) {
+    if (!watched_[s.node()]) continue;
+    for (int in = 0; in < s.num_ports(); ++in)
+      for (int q = 0; q < kNumPriorities; ++q)
+        if (const int64_t bytes = s.InputQueueBytes(in, q); bytes > 0)
+          std::fprintf(input_queues_, "%lld,%u,%d,%d,%lld\n", static_cast<long long>(f.now),
+                       s.node(), in, q, static_cast<long long>(bytes));
+  }
 }
 
 Time Monitor::PausedSoFar(const Port& p, Time now) {
@@ -129,6 +145,7 @@ void Monitor::Finish(const Fabric& /*f*/) {
   std::fflush(queues_);
   std::fflush(ports_);
   std::fflush(counters_);
+  if (input_queues_) std::fflush(input_queues_);
 }
 
 }  // namespace rocesim

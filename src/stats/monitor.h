@@ -1,5 +1,9 @@
 // Periodic time series of the fabric, written as CSV while the run goes:
 //   queues.csv  time_ps,node,port,priority,bytes      every non-empty switch queue
+//               (egress queues; a CIOQ switch's output queues)
+//   input_queues.csv time_ps,node,port,priority,bytes   CIOQ switches only
+//               (seed 002 §4.1): every non-empty input queue, the bytes of
+//               all VOQs of that (input port, priority)
 //   ports.csv   time_ps,node,port,tx_bytes,utilization,pause_sent,pause_received,paused_mask
 //               per port with traffic or pause activity in the interval
 //               (counts are per interval; utilization = tx_bytes x 8 over the
@@ -35,8 +39,9 @@ struct Fabric;
 
 class Monitor {
  public:
-  // num_nodes: to turn monitors.nodes into a per-node filter.
-  Monitor(const MonitorConfig& cfg, const std::string& dir, size_t num_nodes);
+  // num_nodes: to turn monitors.nodes into a per-node filter; input_queues:
+  // the fabric has CIOQ switches (input_queues.csv is written).
+  Monitor(const MonitorConfig& cfg, const std::string& dir, size_t num_nodes, bool input_queues);
   ~Monitor();
   Monitor(const Monitor&) = delete;
   Monitor& operator=(const Monitor&) = delete;
@@ -46,6 +51,7 @@ class Monitor {
 
  private:
   void SampleFlows(const Fabric& f);
+  void SampleInputQueues(const Fabric& f);
   // paused: picoseconds the port's priorities spent paused in the interval (summed).
   void WriteCounters(const Fabric& f, const Port& p, bool is_switch, const PortCounters& now,
                      const PortCounters& last, Time paused, size_t port);
@@ -55,6 +61,7 @@ class Monitor {
   std::FILE* ports_ = nullptr;
   std::FILE* rates_ = nullptr;
   std::FILE* counters_ = nullptr;
+  std::FILE* input_queues_ = nullptr;  // CIOQ fabrics only
   std::vector<PortCounters> last_;
   std::vector<Time> last_paused_;
   std::vector<std::array<uint64_t, static_cast<size_t>(DropCause::kCount)>> last_drops_;
