@@ -134,8 +134,7 @@ void Reader::ReadTopology(const Field& f, TopologyConfig& t) {
 void Reader::ReadSwitch(const Field& f, SwitchConfig& s) const {
   const Map m =
       ReadMap(f, {"architecture", "cioq", "buffer", "alpha", "reserved", "pfc", "ecn", "dscp_map",
-                  "strict_priorities", "dwrr_weights", "ecmp_seed", "watchdog",
-                  "unknown_unicast"});
+                  "strict_priorities", "dwrr_weights", "ecmp_seed", "watchdog", "unknown_unicast"});
   if (auto v = m.Get("architecture"))
     s.architecture = OneOf(*v, {"shared_buffer", "cioq"}) == "cioq"
                          ? SwitchArchitecture::kCioq
