@@ -15,7 +15,10 @@ namespace rocesim {
 using PktId = uint32_t;
 constexpr PktId kNoPkt = 0xFFFFFFFF;
 
-enum class PktType : uint8_t { kData, kAck, kNak, kCnp, kPause };
+// kRcmNotify: seed 002's congestion notification, a link-local control frame
+// between neighbour switches (src/net/cioq_rcm.h); like kPause it is not host
+// traffic and never reaches a host.
+enum class PktType : uint8_t { kData, kAck, kNak, kCnp, kPause, kRcmNotify };
 
 // RFC 3168 ECN codepoints in the IP header (seed 000 §5).
 enum Ecn : uint8_t { kNotEct = 0b00, kEct1 = 0b01, kEct0 = 0b10, kCe = 0b11 };

@@ -30,10 +30,16 @@ void CioqSwitch::Init(uint32_t node, PortId first_port, const SwitchConfig& cfg,
   words_ = (ports + 63) / 64;
   requests_.assign(ports * kNumPriorities * words_, 0);
   rr_next_.assign(ports * kNumPriorities, 0);
+  if (cfg.rcm.enabled) rcm_ = std::make_unique<CioqRcm>(cfg.rcm, *this, seed);
 }
 
-PortId CioqSwitch::Route(const Fabric& f, const Packet& pkt) const {
-  return f.routing.SelectPort(f, node_, pkt);
+PortId CioqSwitch::Route(Fabric& f, const Packet& pkt, int prio) {
+  const PortId ecmp = f.routing.SelectPort(f, node_, pkt);
+  if (!rcm_) return ecmp;
+  // Seed 002 §3.4 SAR: data and control of a flow alike (a flow key is one
+  // direction of one QP).
+  return first_port_ +
+         static_cast<PortId>(rcm_->Route(f, pkt, prio, static_cast<int>(ecmp - first_port_)));
 }
 
 void CioqSwitch::Receive(Fabric& f, PortId in, PktId id) {
@@ -42,9 +48,14 @@ void CioqSwitch::Receive(Fabric& f, PortId in, PktId id) {
     f.OnPauseFrame(in, id);
     return;
   }
+  if (pkt.type == PktType::kRcmNotify) [[unlikely]] {
+    if (rcm_) rcm_->OnNotification(f, static_cast<int>(in - first_port_), id);
+    f.FreeControlFrame(id);
+    return;
+  }
   const int prio = cfg_->dscp_to_priority[pkt.dscp];
   const int local_in = static_cast<int>(in - first_port_);
-  const PortId out = Route(f, pkt);
+  const PortId out = Route(f, pkt, prio);
   const Port& egress = f.ports[out];
   if (egress.drop_mask) [[unlikely]] {
     if (egress.drop_mask >> prio & 1) {  // link down, or PFC watchdog with action drop
@@ -80,6 +91,8 @@ void CioqSwitch::Receive(Fabric& f, PortId in, PktId id) {
   }
   v.tail = id;
   in_bytes_[pg] += pkt.size;
+  if (rcm_) [[unlikely]]
+    rcm_->OnVoqPush(f, local_in, local_out, prio, pkt.size, in_bytes_[pg]);
 
   const bool moved = Transfer(f, local_out, prio);
   // The input queue's level once the crossbar has taken what it can (a frame
@@ -114,6 +127,8 @@ PktId CioqSwitch::PopVoq(Fabric& f, int in, int out, int prio) {
     SetRequest(in, out, prio, false);
   }
   in_bytes_[Pg(in, prio)] -= f.pool[id].size;
+  if (rcm_) [[unlikely]]
+    rcm_->OnVoqPop(in, out, prio, f.pool[id].size);
   return id;
 }
 
@@ -121,7 +136,7 @@ bool CioqSwitch::Transfer(Fabric& f, int out, int prio) {
   Port& p = f.ports[first_port_ + static_cast<PortId>(out)];
   bool moved = false;
   for (;;) {
-    const int in = PickInput(out, prio);
+    const int in = rcm_ ? rcm_->PickInput(f, out, prio) : PickInput(out, prio);
     if (in < 0) break;
     const PktId id = voq_[Voq(in, out, prio)].head;
     const Packet& pkt = f.pool[id];
@@ -129,6 +144,8 @@ bool CioqSwitch::Transfer(Fabric& f, int out, int prio) {
     if (p.queue[prio].bytes + pkt.size > output_queue_bytes_) break;
     PopVoq(f, in, out, prio);
     OnGranted(out, prio, in);
+    if (rcm_) [[unlikely]]
+      rcm_->OnGranted(f, out, prio, pkt);
     // WRED drop of non-ECT data (seed 001 §2.1) on the output queue it enters.
     if (cfg_->ecn.wred_drop_bytes > 0 && pkt.type == PktType::kData && pkt.ecn == kNotEct &&
         p.queue[prio].bytes > cfg_->ecn.wred_drop_bytes) {
@@ -136,6 +153,8 @@ bool CioqSwitch::Transfer(Fabric& f, int out, int prio) {
     } else {
       p.Enqueue(f.pool, prio, id);
       moved = true;
+      if (rcm_) [[unlikely]]
+        rcm_->OnOutputEnqueue(f, out, prio, pkt, p.queue[prio].bytes);
     }
     // May start transmissions elsewhere (XON); the loop re-reads all state.
     if (lossless_[prio]) CheckResume(f, in, prio);
@@ -174,6 +193,8 @@ PktId CioqSwitch::Dequeue(Fabric& f, PortId out) {
   // INT and ECN see the output queue this frame leaves behind, before the
   // crossbar refills it.
   egress_.Depart(f, p, local, id, q);
+  if (rcm_) [[unlikely]]
+    rcm_->OnOutputDequeue(local, q, p.queue[q].bytes);
   Transfer(f, local, q);
   return id;
 }

@@ -46,10 +46,12 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
 #include "core/packet.h"
+#include "net/cioq_rcm.h"
 #include "net/egress.h"
 #include "net/pfc_sender.h"
 #include "net/port.h"
@@ -87,9 +89,25 @@ class CioqSwitch {
   // no input has a frame for it. Today round robin over the requesting
   // inputs, starting just past the last input granted.
   int PickInput(int out, int prio) const;
+  // The first requesting input in the same round-robin order for which
+  // `ok(input)` holds, or -1 (RCC's bypass of harmful heads, net/cioq_rcm.h).
+  template <class Pred>
+  int PickInputIf(int out, int prio, Pred&& ok) const {
+    const int start = rr_next_[Oq(out, prio)];
+    for (int k = 0; k < num_ports_; ++k) {
+      const int in = (start + k) % num_ports_;
+      if ((requests_[Oq(out, prio) * words_ + static_cast<size_t>(in / 64)] >> (in % 64) & 1) &&
+          ok(in))
+        return in;
+    }
+    return -1;
+  }
 
   // Inspection (monitors, deadlock detector, tests, RCM detection).
   uint32_t node() const { return node_; }
+  PortId first_port() const { return first_port_; }
+  // Regional congestion mitigation (seed 002 §3), null unless switch.rcm.enabled.
+  const CioqRcm* rcm() const { return rcm_.get(); }
   int num_ports() const { return num_ports_; }
   // Bytes in the input queue of (local port `in`, `prio`): all its VOQs.
   int64_t InputQueueBytes(int in, int prio) const { return in_bytes_[Pg(in, prio)]; }
@@ -137,7 +155,7 @@ class CioqSwitch {
 
   // The output port a frame leaves by, chosen as it enters its VOQ. The only
   // routing call of the switch: adaptive routing hooks in here.
-  PortId Route(const Fabric& f, const Packet& pkt) const;
+  PortId Route(Fabric& f, const Packet& pkt, int prio);
   // Moves VOQ heads into output queue (out, prio) while it has room for them;
   // true if any moved.
   bool Transfer(Fabric& f, int out, int prio);
@@ -163,6 +181,10 @@ class CioqSwitch {
   size_t words_ = 0;                // 64-bit words of one request bitset
   std::vector<uint64_t> requests_;  // per (output, priority): inputs with a non-empty VOQ
   std::vector<uint16_t> rr_next_;   // per (output, priority): where the next search starts
+  // Seed 002 §3, only with switch.rcm.enabled; every call is behind `if (rcm_)`.
+  // It refers back to this switch: Fabric sizes cioq_switches before Init, and
+  // a switch is never moved afterwards.
+  std::unique_ptr<CioqRcm> rcm_;
 };
 
 }  // namespace rocesim

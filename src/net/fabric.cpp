@@ -85,6 +85,10 @@ void Fabric::OnLinkArrive(PortId port) {
   const PortId in = p.peer;
   // A frame corrupted on the wire fails its FCS check at the receiver.
   if (p.loss_probability > 0 && link_rng.Uniform() < p.loss_probability) {
+    if (pool[id].type == PktType::kRcmNotify) {  // not host traffic: lost uncounted
+      FreeControlFrame(id);
+      return;
+    }
     CountDrop(id, DropCause::kLinkError, in);
     return;
   }
@@ -114,6 +118,34 @@ void Fabric::SendPause(PortId port, int prio, int quanta) {
   p.counters.pause_sent++;
   counters.pause_sent++;
   KickPort(port);
+}
+
+void Fabric::SendRcmNotification(PortId port, int prio, const RcmNotification& n) {
+  uint32_t slot;
+  if (rcm_free_notes_.empty()) {
+    slot = static_cast<uint32_t>(rcm_notes_.size());
+    rcm_notes_.push_back(n);
+  } else {
+    slot = rcm_free_notes_.back();
+    rcm_free_notes_.pop_back();
+    rcm_notes_[slot] = n;
+  }
+  const PktId id = pool.Alloc();
+  Packet& pkt = pool[id];
+  pkt.type = PktType::kRcmNotify;
+  pkt.size = static_cast<uint32_t>(n.WireBytes());
+  pkt.priority = static_cast<uint8_t>(prio);
+  pkt.psn = slot;
+  Port& p = ports[port];
+  p.control.Push(pool, id);
+  counters.rcm_notifications_sent++;
+  counters.rcm_notification_bytes += pkt.size;
+  KickPort(port);
+}
+
+void Fabric::FreeControlFrame(PktId id) {
+  if (pool[id].type == PktType::kRcmNotify) rcm_free_notes_.push_back(pool[id].psn);
+  pool.Free(id);
 }
 
 void Fabric::OnPauseFrame(PortId port, PktId id) {
@@ -185,7 +217,8 @@ uint64_t Fabric::FramesInNetwork(uint64_t* payload_bytes) const {
   auto walk = [&](const PacketFifo& fifo) {
     for (PktId id = fifo.head; id != kNoPkt; id = pool[id].next) {
       const Packet& pkt = pool[id];
-      if (pkt.type == PktType::kPause) continue;  // link-local, not host traffic
+      // Link-local control frames are not host traffic.
+      if (pkt.type == PktType::kPause || pkt.type == PktType::kRcmNotify) continue;
       ++frames;
       if (pkt.type == PktType::kData) bytes += pkt.payload;
     }

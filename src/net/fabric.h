@@ -20,6 +20,7 @@
 #include "net/switch.h"
 #include "ops/ops_log.h"
 #include "ops/packet_loss.h"
+#include "rcm/rcm_notification.h"
 #include "scenario/scenario.h"
 #include "stats/counters.h"
 #include "topo/routing.h"
@@ -105,6 +106,15 @@ struct Fabric {
   // A pause frame arrived on `port`: pause or resume that port's transmitter.
   void OnPauseFrame(PortId port, PktId pkt);
 
+  // RCM (seed 002 §3.2): queue a congestion notification for class `prio` on
+  // switch port `port` (to the neighbour switch), as a control frame of
+  // n.WireBytes(). Its contents ride in a side table (a frame is one cache
+  // line), indexed by the frame's psn.
+  void SendRcmNotification(PortId port, int prio, const RcmNotification& n);
+  const RcmNotification& RcmNotificationOf(PktId id) const { return rcm_notes_[pool[id].psn]; }
+  // Frees a control frame (pause or notification) that is not host traffic.
+  void FreeControlFrame(PktId id);
+
   // Counts a frame that a switch drops (conservation accounting).
   void CountDrop(PktId pkt, DropCause cause, PortId ingress);
 
@@ -121,6 +131,8 @@ struct Fabric {
   uint64_t FramesInNetwork(uint64_t* payload_bytes) const;
 
  private:
+  std::vector<RcmNotification> rcm_notes_;  // notification contents in flight
+  std::vector<uint32_t> rcm_free_notes_;    // free slots of rcm_notes_
   void Transmit(PortId port);
   PktId NextFrame(PortId port);
   bool HasBacklog(const Port& p) const;

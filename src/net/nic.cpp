@@ -232,6 +232,12 @@ void Nic::Deliver(Fabric& f, PktId id) {
     f.OnPauseFrame(port_, id);
     return;
   }
+  if (pkt.type == PktType::kRcmNotify) [[unlikely]] {
+    // Never sent to a host (src/net/cioq_rcm.h); counted so tests can check.
+    f.counters.rcm_notifications_at_hosts++;
+    f.FreeControlFrame(id);
+    return;
+  }
   f.counters.delivered_frames++;
   switch (pkt.type) {
     case PktType::kData:
@@ -247,6 +253,7 @@ void Nic::Deliver(Fabric& f, PktId id) {
       OnCnp(f, id);
       break;
     case PktType::kPause:
+    case PktType::kRcmNotify:
       break;
   }
   f.pool.Free(id);

@@ -14,8 +14,8 @@ void LinkDown(Fabric& f, PortId port) {
     // The wire's frames never arrive (their kLinkArrive events go stale).
     while (!p.wire.Empty()) {
       const PktId id = p.wire.Pop(f.pool);
-      if (f.pool[id].type == PktType::kPause) {
-        f.pool.Free(id);
+      if (f.pool[id].type == PktType::kPause || f.pool[id].type == PktType::kRcmNotify) {
+        f.FreeControlFrame(id);
       } else {
         f.CountDrop(id, DropCause::kLinkDown, p.peer);
       }
@@ -46,7 +46,7 @@ void LinkUp(Fabric& f, PortId port) {
     p.tx_hold = !n.is_switch && f.nics[n.index].fault.dead;
     p.drop_mask = p.wd_drop;
     // PFC frames queued while down are out of date.
-    while (!p.control.Empty()) f.pool.Free(p.control.Pop(f.pool));
+    while (!p.control.Empty()) f.FreeControlFrame(p.control.Pop(f.pool));
     f.ops.Add(f.now, p.node, p.local, 0, "link_up");
   }
   f.KickPort(port);

@@ -16,6 +16,7 @@
 #include "cc/ldcp.h"
 #include "cc/timely.h"
 #include "core/time.h"
+#include "rcm/rcm_params.h"
 
 namespace rocesim {
 
@@ -140,9 +141,27 @@ struct CioqConfig {
   int64_t output_queue_bytes = 100'000;
 };
 
+// Regional congestion mitigation (seed 002 §3) in every CIOQ switch
+// (src/net/cioq_rcm.h). Off by default: a scenario without `switch.rcm`
+// runs exactly as before.
+struct RcmConfig {
+  bool enabled = false;
+  RcmParams params;  // defaults and their sources: src/rcm/rcm_params.h
+  // Switch-level adaptive routing (§3.4 SAR); RCC alone when false.
+  bool sar = true;
+  // A flow's output port at a switch is remembered while its frames keep
+  // arriving there; SAR decides again (as for a new flow, §3.4 "non-congested
+  // or new flows") only after the flow was idle this long at that switch.
+  // 100 us (ours): longer than the queueing a frame can meet on a 5-hop path
+  // of 100 KB queues at 100 Gb/s (2 x 5 x 8 us), so a re-decided flow cannot
+  // overtake its own earlier frames.
+  Time sar_idle = 100 * kMicrosecond;
+};
+
 struct SwitchConfig {
   SwitchArchitecture architecture = SwitchArchitecture::kSharedBuffer;
   CioqConfig cioq;  // architecture kCioq only
+  RcmConfig rcm;    // architecture kCioq only
   // Shared-buffer architecture only: buffer, alpha, reserved.
   int64_t buffer_bytes = 32'000'000;
   // Dynamic threshold (seed 003 §6.2): a (port, priority) may take shared

@@ -131,10 +131,36 @@ void Reader::ReadTopology(const Field& f, TopologyConfig& t) {
   }
 }
 
+// switch.rcm (seed 002 §3): only a CIOQ switch has the input and output
+// queues RCM watches and the crossbar RCC schedules at.
+void Reader::ReadRcm(const Field& f, bool cioq, RcmConfig& r) const {
+  if (f.node.IsNull()) return;
+  const Map m = ReadMap(
+      f, {"enabled", "q_eq", "w_q", "sample_base", "regional_weight", "cam_depth", "cam_sample",
+          "cam_min_hits", "remote_expiry", "notify_max_ids", "sar", "sar_idle"});
+  if (auto v = m.Get("enabled")) r.enabled = Bool(*v);
+  if (r.enabled && !cioq)
+    Fail(m.Get("enabled").value_or(f),
+         "applies to architecture cioq only (set switch.architecture: cioq): RCM watches the "
+         "input and output queues of a CIOQ switch and schedules at its crossbar");
+  RcmParams& p = r.params;
+  if (auto v = m.Get("q_eq")) p.detector.q_eq_bytes = Size(*v, 1);
+  if (auto v = m.Get("w_q")) p.detector.w_q = Int(*v, 0, 1 << 10);
+  if (auto v = m.Get("sample_base")) p.detector.sample_base_bytes = Size(*v, 1);
+  if (auto v = m.Get("regional_weight")) p.port.w = Fraction(*v, 0, true, 1);
+  if (auto v = m.Get("cam_depth")) p.cam.depth = IntField(*v, 1, kRcmCamMaxDepth);
+  if (auto v = m.Get("cam_sample")) p.cam.sample_bytes = Size(*v, 1);
+  if (auto v = m.Get("cam_min_hits")) p.cam.min_hits = IntField(*v, 1, kRcmCamMaxDepth);
+  if (auto v = m.Get("remote_expiry")) p.port.remote_expiry = TimeValue(*v, 1);
+  if (auto v = m.Get("notify_max_ids")) p.cam.notify_max_ids = IntField(*v, 0, kRcmMaxNotifyIds);
+  if (auto v = m.Get("sar")) r.sar = Bool(*v);
+  if (auto v = m.Get("sar_idle")) r.sar_idle = TimeValue(*v, 0);
+}
+
 void Reader::ReadSwitch(const Field& f, SwitchConfig& s) const {
-  const Map m =
-      ReadMap(f, {"architecture", "cioq", "buffer", "alpha", "reserved", "pfc", "ecn", "dscp_map",
-                  "strict_priorities", "dwrr_weights", "ecmp_seed", "watchdog", "unknown_unicast"});
+  const Map m = ReadMap(
+      f, {"architecture", "cioq", "rcm", "buffer", "alpha", "reserved", "pfc", "ecn", "dscp_map",
+          "strict_priorities", "dwrr_weights", "ecmp_seed", "watchdog", "unknown_unicast"});
   if (auto v = m.Get("architecture"))
     s.architecture = OneOf(*v, {"shared_buffer", "cioq"}) == "cioq"
                          ? SwitchArchitecture::kCioq
@@ -157,6 +183,7 @@ void Reader::ReadSwitch(const Field& f, SwitchConfig& s) const {
     if (auto v = c.Get("input_queue_bytes")) s.cioq.input_queue_bytes = Size(*v, 1);
     if (auto v = c.Get("output_queue_bytes")) s.cioq.output_queue_bytes = Size(*v, 1);
   }
+  if (auto rcm_field = m.Get("rcm")) ReadRcm(*rcm_field, cioq, s.rcm);
   if (auto v = m.Get("buffer")) s.buffer_bytes = Size(*v, 1);
   if (auto v = m.Get("alpha")) {
     s.alpha = Fraction(*v, 0, false, std::numeric_limits<double>::max());

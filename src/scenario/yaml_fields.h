@@ -146,6 +146,7 @@ class Reader {
   void ReadTopology(const Field& f, TopologyConfig& t);
   void ReadLink(const Field& f, int64_t& rate, Time& delay) const;
   void ReadSwitch(const Field& f, SwitchConfig& s) const;
+  void ReadRcm(const Field& f, bool cioq, RcmConfig& r) const;
   void ReadHost(const Field& f, HostConfig& h) const;
   // Congestion control (cc_section.cpp).
   CcKind ReadCcKind(const Field& f) const;

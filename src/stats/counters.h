@@ -64,6 +64,17 @@ struct Counters {
   std::array<uint64_t, static_cast<size_t>(DropCause::kCount)> drops{};
   uint64_t pause_sent = 0;
   uint64_t pause_received = 0;
+  // Regional congestion mitigation (seed 002, src/net/cioq_rcm.h).
+  uint64_t rcm_notifications_sent = 0;
+  uint64_t rcm_notifications_received = 0;
+  uint64_t rcm_notification_bytes = 0;
+  uint64_t rcm_notifications_at_hosts = 0;  // must stay 0: notifications are switch to switch
+  uint64_t rcm_windows_started = 0;         // RCC windows opened (§3.4)
+  uint64_t rcm_harmful_deferred = 0;        // arbitrations where RCC passed over a harmful head
+  uint64_t rcm_sar_decisions = 0;           // SAR route decisions inside a congestion region
+  uint64_t rcm_sar_reroutes = 0;            // ... that chose a port other than ECMP's
+  uint64_t rcm_sar_harmful_kept = 0;        // ... for a harmful flow (kept on its ECMP port)
+  uint64_t rcm_sar_harmful_rerouted = 0;    // must stay 0 (checked independently of SAR)
   uint64_t ecn_marks = 0;
   uint64_t cnps_sent = 0;
   uint64_t cnps_received = 0;

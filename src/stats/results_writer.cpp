@@ -68,6 +68,17 @@ nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
     drops[std::string(DropCauseName(static_cast<DropCause>(i)))] = c.drops[i];
   j["drops"] = drops;
   j["pfc"] = {{"pause_frames_sent", c.pause_sent}, {"pause_frames_received", c.pause_received}};
+  if (sim.scenario().sw.rcm.enabled)  // seed 002 §3 (src/net/cioq_rcm.h)
+    j["rcm"] = {{"notifications_sent", c.rcm_notifications_sent},
+                {"notifications_received", c.rcm_notifications_received},
+                {"notification_bytes", c.rcm_notification_bytes},
+                {"notifications_at_hosts", c.rcm_notifications_at_hosts},
+                {"rcc_windows_started", c.rcm_windows_started},
+                {"rcc_harmful_deferred", c.rcm_harmful_deferred},
+                {"sar_decisions", c.rcm_sar_decisions},
+                {"sar_reroutes", c.rcm_sar_reroutes},
+                {"sar_harmful_kept", c.rcm_sar_harmful_kept},
+                {"sar_harmful_rerouted", c.rcm_sar_harmful_rerouted}};
   j["watchdog"] = {{"triggers", f.ops.watchdog_triggers}, {"restores", f.ops.watchdog_restores}};
   nlohmann::json deadlocks = nlohmann::json::array();
   for (const DeadlockReport& d : f.ops.deadlocks)
