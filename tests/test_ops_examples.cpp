@@ -33,8 +33,9 @@ TEST(OpsExamples, SmallerBufferAlphaPausesMoreOften) {
     EXPECT_EQ(s->fabric().counters.TotalDrops(), 0u);
     EXPECT_EQ(s->fabric().flows_finished, s->fabric().flows.size());
   }
-  // Measured: 768 pause frames with 1/16, 1,460 with 1/64.
-  EXPECT_GT(a64->fabric().counters.pause_sent, 1.5 * a16->fabric().counters.pause_sent);
+  // Measured: 138 pause frames with 1/16, 988 with 1/64 ("many times more").
+  EXPECT_GT(a16->fabric().counters.pause_sent, 0u);
+  EXPECT_GT(a64->fabric().counters.pause_sent, 5 * a16->fabric().counters.pause_sent);
 }
 
 TEST(OpsExamples, GoBackZeroLivelocksWhereGoBackNFinishes) {
