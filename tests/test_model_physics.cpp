@@ -323,7 +323,7 @@ traffic:
   for (Time t = 0; sim.Advance(t) && t <= sc.duration; t += 250 * kNanosecond) {
     for (PortId p = 0; p < f.ports.size(); ++p) {
       if (!f.nodes[f.ports[p].node].is_switch) continue;
-      for (PktId id = f.ports[p].wire.head; id != kNoPkt; id = f.pool[id].next)
+      for (PktId id = f.ports[p].wire.Head(); id != kNoPkt; id = f.pool[id].next)
         if (f.pool[id].type == PktType::kPause)
           pauses[p][f.pool[id].arrive] = static_cast<int>(f.pool[id].psn);
     }

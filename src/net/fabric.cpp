@@ -55,7 +55,7 @@ void Fabric::Transmit(PortId port) {
   p.counters.tx_frames++;
   p.counters.tx_bytes += pkt.size;
   const bool wire_was_empty = p.wire.Empty();
-  p.wire.Push(pool, id);
+  p.wire.Push(pool, id, pkt.arrive);
   if (wire_was_empty) Schedule(pkt.arrive, EventKind::kLinkArrive, port);
   if (HasBacklog(p)) ArmWake(port, p.busy_until);
 }
@@ -81,7 +81,7 @@ void Fabric::OnLinkArrive(PortId port) {
     if (ops::OnFaultyLinkArrive(*this, port)) return;
   }
   const PktId id = p.wire.Pop(pool);
-  if (!p.wire.Empty()) Schedule(pool[p.wire.head].arrive, EventKind::kLinkArrive, port);
+  if (!p.wire.Empty()) Schedule(p.wire.HeadArrive(), EventKind::kLinkArrive, port);
   const PortId in = p.peer;
   // A frame corrupted on the wire fails its FCS check at the receiver.
   if (p.loss_probability > 0 && link_rng.Uniform() < p.loss_probability) {
@@ -224,7 +224,7 @@ uint64_t Fabric::FramesInNetwork(uint64_t* payload_bytes) const {
     }
   };
   for (const Port& p : ports) {
-    walk(p.wire);
+    walk(p.wire.Frames());
     // Frames still in a NIC's own queue have not been injected yet.
     if (nodes[p.node].is_switch)
       for (const PacketFifo& q : p.queue) walk(q);

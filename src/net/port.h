@@ -9,6 +9,7 @@
 
 #include "core/packet.h"
 #include "core/time.h"
+#include "net/wire.h"
 #include "scenario/scenario.h"
 
 namespace rocesim {
@@ -52,7 +53,7 @@ struct Port {
 
   Time busy_until = 0;                           // transmitter busy until then
   Time wake_at = kTimeMax;                       // earliest pending kPortWake
-  PacketFifo wire;                               // frames on the wire, in arrival order
+  Wire wire;                                     // frames on the wire, in arrival order
   PacketFifo control;                            // MAC control (PFC) frames, sent before any queue
   std::array<PacketFifo, kNumPriorities> queue;  // egress queues per priority
   uint32_t queued_frames = 0;                    // over all queues

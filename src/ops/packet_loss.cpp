@@ -24,16 +24,16 @@ void StopPacketLoss(Fabric& f, PortId port) {
 bool OnFaultyLinkArrive(Fabric& f, PortId port) {
   Port& p = f.ports[port];
   // A link that went down lost its wire's frames; their events are stale.
-  if (p.wire.Empty() || f.pool[p.wire.head].arrive != f.now) return true;
+  if (p.wire.Empty() || p.wire.HeadArrive() != f.now) return true;
   if (!(p.link_ops & Port::kLinkLossy)) return false;
-  const PktId id = p.wire.head;
+  const PktId id = p.wire.Head();
   if (f.pool[id].type != PktType::kData) return false;
   LossFaultState& st = f.loss_faults[p.loss_fault - 1u];
   const bool lose =
       st.every_nth > 0 ? ++st.seen % st.every_nth == 0 : f.fault_rng.Uniform() < st.probability;
   if (!lose) return false;
   p.wire.Pop(f.pool);
-  if (!p.wire.Empty()) f.Schedule(f.pool[p.wire.head].arrive, EventKind::kLinkArrive, port);
+  if (!p.wire.Empty()) f.Schedule(p.wire.HeadArrive(), EventKind::kLinkArrive, port);
   f.CountDrop(id, DropCause::kInjectedLoss, p.peer);
   return true;
 }
