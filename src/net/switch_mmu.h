@@ -14,6 +14,7 @@
 // (without headroom) instead of a separate egress-side limit.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -33,26 +34,45 @@ class SwitchMmu {
   // buffer is too small for them (a misconfiguration the builder reports).
   int64_t SharedPoolBytes() const { return shared_pool_; }
 
+  // Per packet, so inline (below).
   Admission Admit(int port, int prio, int64_t bytes);
   void Release(int port, int prio, int64_t bytes);
 
-  bool ShouldPause(int port, int prio) const;
-  bool ShouldResume(int port, int prio) const;
-  uint8_t& Xoff(int port, int prio) { return xoff_[Pg(port, prio)]; }
+  bool ShouldPause(int port, int prio) const {
+    const PgState& g = pg_[Pg(port, prio)];
+    return g.headroom_used > 0 || static_cast<double>(SharedOf(g)) >= Threshold();
+  }
+  bool ShouldResume(int port, int prio) const {
+    const PgState& g = pg_[Pg(port, prio)];
+    if (g.headroom_used > 0) return false;
+    const int64_t shared = SharedOf(g);
+    return shared == 0 || static_cast<double>(shared + xon_offset_) <= Threshold();
+  }
+  uint8_t& Xoff(int port, int prio) { return pg_[Pg(port, prio)].xoff; }
 
   // The dynamic threshold now: how much shared buffer one PG may hold.
   double Threshold() const { return alpha_ * static_cast<double>(shared_pool_ - shared_used_); }
   int64_t SharedUsed() const { return shared_used_; }
-  int64_t PgShared(int port, int prio) const { return SharedOf(Pg(port, prio)); }
-  int64_t PgHeadroom(int port, int prio) const { return headroom_used_[Pg(port, prio)]; }
+  int64_t PgShared(int port, int prio) const { return SharedOf(pg_[Pg(port, prio)]); }
+  int64_t PgHeadroom(int port, int prio) const { return pg_[Pg(port, prio)].headroom_used; }
   int64_t PgBytes(int port, int prio) const {
-    return ingress_[Pg(port, prio)] + headroom_used_[Pg(port, prio)];
+    const PgState& g = pg_[Pg(port, prio)];
+    return g.ingress + g.headroom_used;
   }
   int64_t TotalBytes() const { return total_bytes_; }
 
  private:
+  // One PG's state in one place: admission, release and the PFC checks of a
+  // frame all touch the same PG, so one cache line instead of three arrays.
+  struct PgState {
+    int64_t ingress = 0;        // reserved + shared bytes held
+    int64_t headroom_used = 0;  // bytes held in headroom
+    uint8_t xoff = 0;           // XOFF sent and not yet resumed
+  };
   static int Pg(int port, int prio) { return port * kNumPriorities + prio; }
-  int64_t SharedOf(int pg) const { return ingress_[pg] > reserved_ ? ingress_[pg] - reserved_ : 0; }
+  int64_t SharedOf(const PgState& g) const {
+    return g.ingress > reserved_ ? g.ingress - reserved_ : 0;
+  }
 
   double alpha_ = 1.0 / 16;
   int64_t reserved_ = 0;
@@ -60,11 +80,44 @@ class SwitchMmu {
   int64_t shared_pool_ = 0;
   int64_t shared_used_ = 0;
   int64_t total_bytes_ = 0;
-  std::vector<int64_t> headroom_;       // per port
-  std::vector<int64_t> ingress_;        // per PG: reserved + shared bytes held
-  std::vector<int64_t> headroom_used_;  // per PG
-  std::vector<uint8_t> xoff_;           // per PG: XOFF sent and not yet resumed
+  std::vector<int64_t> headroom_;  // per port
+  std::vector<PgState> pg_;        // per (port, priority)
   std::array<bool, kNumPriorities> lossless_{};
 };
+
+inline Admission SwitchMmu::Admit(int port, int prio, int64_t bytes) {
+  PgState& g = pg_[Pg(port, prio)];
+  const int64_t shared_before = SharedOf(g);
+  const int64_t shared_after = g.ingress + bytes > reserved_ ? g.ingress + bytes - reserved_ : 0;
+  const int64_t extra_shared = shared_after - shared_before;
+  // Within reserve, or the dynamic threshold lets this PG take more shared buffer.
+  if (extra_shared == 0 || (static_cast<double>(shared_before) < Threshold() &&
+                            shared_used_ + extra_shared <= shared_pool_)) {
+    g.ingress += bytes;
+    shared_used_ += extra_shared;
+    total_bytes_ += bytes;
+    return Admission::kAdmitted;
+  }
+  if (lossless_[prio]) {
+    if (g.headroom_used + bytes <= headroom_[port]) {
+      g.headroom_used += bytes;
+      total_bytes_ += bytes;
+      return Admission::kAdmitted;
+    }
+    return Admission::kDropHeadroom;
+  }
+  return Admission::kDropShared;
+}
+
+inline void SwitchMmu::Release(int port, int prio, int64_t bytes) {
+  PgState& g = pg_[Pg(port, prio)];
+  total_bytes_ -= bytes;
+  // Headroom drains first: it holds the frames that arrived after XOFF.
+  const int64_t from_headroom = g.headroom_used < bytes ? g.headroom_used : bytes;
+  g.headroom_used -= from_headroom;
+  const int64_t shared_before = SharedOf(g);
+  g.ingress -= bytes - from_headroom;
+  shared_used_ -= shared_before - SharedOf(g);
+}
 
 }  // namespace rocesim
