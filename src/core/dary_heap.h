@@ -1,5 +1,6 @@
-// A 4-ary min-heap of events by (time, seq): shallow (log4 n levels) and
-// cache-friendly (the four children of a node share a cache line or two).
+// A 4-ary min-heap of events by (time, seq), `seq` being the event queue's
+// scheduling counter: shallow (log4 n levels) and cache-friendly (the four
+// children of a node share a cache line or two).
 #pragma once
 
 #include <cstddef>
@@ -9,18 +10,30 @@
 
 namespace rocesim {
 
+// An event with its scheduling number, ordered by (time, seq) as one
+// 128-bit key: a single wide compare on the hot path.
+struct SeqEvent {
+  Event event;
+  uint64_t seq;
+
+  unsigned __int128 Key() const {
+    return static_cast<unsigned __int128>(static_cast<uint64_t>(event.time)) << 64 | seq;
+  }
+  bool Before(const SeqEvent& o) const { return Key() < o.Key(); }
+};
+
 class DaryHeap {
  public:
-  void Push(const Event& e) {
+  void Push(const SeqEvent& e) {
     heap_.push_back(e);
     SiftUp(heap_.size() - 1);
   }
   bool Empty() const { return heap_.empty(); }
   size_t Size() const { return heap_.size(); }
-  const Event& Top() const { return heap_.front(); }
-  Event Pop() {
-    Event top = heap_.front();
-    Event last = heap_.back();
+  const SeqEvent& Top() const { return heap_.front(); }
+  SeqEvent Pop() {
+    SeqEvent top = heap_.front();
+    SeqEvent last = heap_.back();
     heap_.pop_back();
     if (!heap_.empty()) SiftDown(last);
     return top;
@@ -30,7 +43,7 @@ class DaryHeap {
   static constexpr size_t kArity = 4;
 
   void SiftUp(size_t i) {
-    Event e = heap_[i];
+    SeqEvent e = heap_[i];
     while (i > 0) {
       size_t parent = (i - 1) / kArity;
       if (!e.Before(heap_[parent])) break;
@@ -40,7 +53,7 @@ class DaryHeap {
     heap_[i] = e;
   }
   // Places `e` (the former last element) starting from the root.
-  void SiftDown(const Event& e) {
+  void SiftDown(const SeqEvent& e) {
     const size_t n = heap_.size();
     size_t i = 0;
     for (;;) {
@@ -57,7 +70,7 @@ class DaryHeap {
     heap_[i] = e;
   }
 
-  std::vector<Event> heap_;
+  std::vector<SeqEvent> heap_;
 };
 
 }  // namespace rocesim

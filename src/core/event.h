@@ -1,7 +1,8 @@
-// A scheduled event: a small POD ordered by (time, seq). `seq` is a global
-// insertion counter, so events at the same picosecond fire in the order they
-// were scheduled: runs are deterministic without any tie-break on pointers or
-// hashes (DESIGN.md §5).
+// A scheduled event: a 16-byte POD. Events fire in (time, scheduling order):
+// events at the same picosecond fire in the order they were scheduled, so
+// runs are deterministic without any tie-break on pointers or hashes
+// (DESIGN.md §5). The scheduling order is kept by the queue
+// (core/event_queue.h), not stored in every event.
 #pragma once
 
 #include <cstdint>
@@ -33,17 +34,10 @@ enum class EventKind : uint8_t {
 
 struct Event {
   Time time;
-  uint64_t seq;
   uint32_t target;
   uint32_t arg : 24;  // small: a priority or a timer index
   EventKind kind : 8;
-
-  // (time, seq) as one 128-bit key: a single wide compare on the hot path.
-  unsigned __int128 Key() const {
-    return static_cast<unsigned __int128>(static_cast<uint64_t>(time)) << 64 | seq;
-  }
-  bool Before(const Event& o) const { return Key() < o.Key(); }
 };
-static_assert(sizeof(Event) == 24, "events stay small: the heap moves them on every push/pop");
+static_assert(sizeof(Event) == 16, "events stay small: the queue moves them on every push/pop");
 
 }  // namespace rocesim

@@ -13,6 +13,16 @@
 // LIFO free list, not a vector each: a push then writes the node freed last
 // (still in cache) and one 4-byte head in a 16 KB array, instead of growing
 // one of 4,096 separately allocated vectors that are mostly cold.
+//
+// The tie-break needs no per-event counter in the ring: a bucket's list
+// holds its events in scheduling order (reversed), and every event of that
+// bucket still in the overflow heap was scheduled before any of them (it was
+// scheduled while the bucket lay beyond the horizon, and the cursor only
+// moves forward). So the drained bucket is [its overflow events in (time,
+// seq) order] + [its ring events in scheduling order], stably sorted by time;
+// and an event scheduled into the bucket being drained is the latest of all,
+// so it goes after every event of its time. Only the overflow heap stores a
+// sequence number (SeqEvent), and ring events are 16 bytes.
 #pragma once
 
 #include <algorithm>
@@ -33,7 +43,8 @@ class EventQueue {
   static constexpr size_t kBuckets = 4096;  // horizon 4096 buckets = 4.19 us
 
   void Push(Time time, EventKind kind, uint32_t target, uint32_t arg = 0) {
-    const Event e{time, next_seq_++, target, arg, kind};
+    const Event e{time, target, arg, kind};
+    const uint64_t seq = next_seq_++;
     ++size_;
     const int64_t b = time >> kBucketBits;
     if (b <= cursor_) {
@@ -51,7 +62,7 @@ class EventQueue {
       head_[slot] = n;
       occupied_[slot >> 6] |= uint64_t{1} << (slot & 63);
     } else {
-      overflow_.Push(e);
+      overflow_.Push(SeqEvent{e, seq});
     }
   }
   bool Empty() const { return size_ == 0; }
@@ -73,10 +84,11 @@ class EventQueue {
   static constexpr size_t kMask = kBuckets - 1;
   // An event for the bucket being drained (rare: most events are scheduled
   // at least a frame time ahead) goes into its sorted place.
+  // It was scheduled after everything in the bucket: after all of its time.
   void PushCurrent(const Event& e) {
-    auto it = std::upper_bound(current_.begin() + static_cast<std::ptrdiff_t>(read_),
-                               current_.end(), e,
-                               [](const Event& a, const Event& b) { return a.Before(b); });
+    auto it =
+        std::upper_bound(current_.begin() + static_cast<std::ptrdiff_t>(read_), current_.end(), e,
+                         [](const Event& a, const Event& b) { return a.time < b.time; });
     current_.insert(it, e);
   }
 
@@ -84,29 +96,51 @@ class EventQueue {
   // overflow heap) and makes its events the current heap.
   void AdvanceCursor() {
     int64_t next = NextOccupied();
-    if (!overflow_.Empty()) next = std::min(next, overflow_.Top().time >> kBucketBits);
+    if (!overflow_.Empty()) next = std::min(next, overflow_.Top().event.time >> kBucketBits);
     cursor_ = next;
     current_.clear();
     read_ = 0;
+    // First the bucket's overflow events (scheduled before its ring events).
+    while (!overflow_.Empty() && (overflow_.Top().event.time >> kBucketBits) == next)
+      current_.push_back(overflow_.Pop().event);
     const size_t slot = static_cast<size_t>(next) & kMask;
     if (occupied_[slot >> 6] >> (slot & 63) & 1) {
       occupied_[slot >> 6] &= ~(uint64_t{1} << (slot & 63));
+      const size_t first = current_.size();
       uint32_t n = head_[slot];
       head_[slot] = kNil;
       while (n != kNil) {
         Node& node = nodes_[n];
         current_.push_back(node.event);
-        const uint32_t next = node.next;
+        const uint32_t after = node.next;
         node.next = free_;
         free_ = n;
-        n = next;
+        n = after;
       }
+      std::reverse(current_.begin() + static_cast<std::ptrdiff_t>(first), current_.end());
     }
-    while (!overflow_.Empty() && (overflow_.Top().time >> kBucketBits) == next)
-      current_.push_back(overflow_.Pop());
-    // A bucket holds a handful of events: sorting beats a heap.
-    std::sort(current_.begin(), current_.end(),
-              [](const Event& a, const Event& b) { return a.Before(b); });
+    SortByTimeStable();
+  }
+
+  // A bucket holds a handful of events: an insertion sort (stable, so equal
+  // times keep their scheduling order), falling back to std::stable_sort for
+  // the rare crowded bucket.
+  void SortByTimeStable() {
+    const size_t n = current_.size();
+    if (n > 32) {
+      std::stable_sort(current_.begin(), current_.end(),
+                       [](const Event& a, const Event& b) { return a.time < b.time; });
+      return;
+    }
+    for (size_t i = 1; i < n; ++i) {
+      const Event e = current_[i];
+      size_t j = i;
+      while (j > 0 && current_[j - 1].time > e.time) {
+        current_[j] = current_[j - 1];
+        --j;
+      }
+      current_[j] = e;
+    }
   }
 
   // The absolute index of the first occupied ring bucket after the cursor,
@@ -136,14 +170,14 @@ class EventQueue {
     h.fill(kNil);
     return h;
   }
-  std::vector<Node> nodes_;                              // every ring bucket's events
-  uint32_t free_ = kNil;                                 // free list through Node::next
+  std::vector<Node> nodes_;                             // every ring bucket's events
+  uint32_t free_ = kNil;                                // free list through Node::next
   std::array<uint32_t, kBuckets> head_ = EmptyHeads();  // per ring bucket: first node
   std::array<uint64_t, kWords> occupied_{};
   std::vector<Event> current_;  // the bucket at `cursor_`, sorted; [read_, end) pending
   size_t read_ = 0;
   int64_t cursor_ = 0;  // absolute bucket index of current_
-  DaryHeap overflow_;                // events beyond the horizon
+  DaryHeap overflow_;   // events beyond the horizon
   size_t size_ = 0;
   uint64_t next_seq_ = 0;
 };
