@@ -30,24 +30,55 @@ void Routing::Build(const std::vector<std::vector<std::pair<uint16_t, uint32_t>>
   size_t num_switches = 0;
   for (int32_t s : switch_index)
     if (s >= 0) ++num_switches;
-  table_.assign(num_switches * num_hosts_, Entry{0, 0});
   salt_.resize(num_switches);
   for (size_t node = 0; node < n; ++node)
     if (switch_index[node] >= 0)
       salt_[switch_index[node]] = Mix(salt ^ (node * 0x9E3779B97F4A7C15ULL));
 
+  // Each host hangs off one switch port (its edge); hosts of one edge share
+  // their routes everywhere else.
+  std::vector<uint32_t> group_node;  // edge switch node per group
+  std::map<uint32_t, uint32_t> group_of_node;
+  host_group_.assign(num_hosts_, 0);
+  host_port_.assign(num_hosts_, 0);
+  for (uint32_t h = 0; h < num_hosts_; ++h) {
+    const auto& links = adjacency[host_nodes[h]];
+    const bool attached = links.size() == 1 && switch_index[links[0].second] >= 0;
+    if (!attached) {
+      // Down (its link failed), or not cabled to a switch: nothing reaches it.
+      const uint32_t other = host_nodes[h == 0 && num_hosts_ > 1 ? 1 : 0];
+      throw std::runtime_error("topology: host node " + std::to_string(other) +
+                               " cannot reach host node " + std::to_string(host_nodes[h]));
+    }
+    const uint32_t edge = links[0].second;
+    for (auto [port, v] : adjacency[edge])
+      if (v == host_nodes[h]) {
+        host_port_[h] = port;
+        break;
+      }
+    auto [it, fresh] = group_of_node.try_emplace(edge, static_cast<uint32_t>(group_node.size()));
+    if (fresh) group_node.push_back(edge);
+    host_group_[h] = it->second;
+  }
+  num_groups_ = static_cast<uint32_t>(group_node.size());
+  group_switch_.resize(num_groups_);
+  for (uint32_t g = 0; g < num_groups_; ++g)
+    group_switch_[g] = static_cast<uint32_t>(switch_index[group_node[g]]);
+  table_.assign(num_switches * num_groups_, Entry{0, 0});
+
   std::map<std::vector<uint16_t>, uint32_t> dedup;
   std::vector<int32_t> dist(n);
   std::vector<uint32_t> frontier;
   std::vector<uint16_t> set;
-  for (uint32_t h = 0; h < num_hosts_; ++h) {
+  for (uint32_t g = 0; g < num_groups_; ++g) {
+    const uint32_t edge = group_node[g];
     std::fill(dist.begin(), dist.end(), -1);
-    frontier.assign(1, host_nodes[h]);
-    dist[host_nodes[h]] = 0;
-    // BFS; only switches forward, so hosts other than the destination are leaves.
+    frontier.assign(1, edge);
+    dist[edge] = 0;
+    // BFS from the edge switch; only switches forward, so hosts are leaves.
     for (size_t i = 0; i < frontier.size(); ++i) {
       const uint32_t u = frontier[i];
-      if (u != host_nodes[h] && switch_index[u] < 0) continue;
+      if (switch_index[u] < 0) continue;
       for (auto [port, v] : adjacency[u]) {
         (void)port;
         if (dist[v] < 0) {
@@ -57,19 +88,24 @@ void Routing::Build(const std::vector<std::vector<std::pair<uint16_t, uint32_t>>
       }
     }
     for (uint32_t other : host_nodes)
-      if (dist[other] < 0)
+      if (dist[other] < 0) {
+        uint32_t target = 0;
+        while (host_group_[target] != g) ++target;
         throw std::runtime_error("topology: host node " + std::to_string(other) +
-                                 " cannot reach host node " + std::to_string(host_nodes[h]));
+                                 " cannot reach host node " + std::to_string(host_nodes[target]));
+      }
+    // A shortest path to a host of this edge is one to the edge plus the
+    // last hop, so every other switch's next hops are its neighbours one
+    // step nearer the edge (the set and its order as if searched from the host).
     for (size_t node = 0; node < n; ++node) {
       const int32_t s = switch_index[node];
-      if (s < 0 || dist[node] < 0) continue;
+      if (s < 0 || dist[node] < 0 || node == edge) continue;
       set.clear();
       for (auto [port, v] : adjacency[node])
-        if (dist[v] == dist[node] - 1 && (switch_index[v] >= 0 || v == host_nodes[h]))
-          set.push_back(port);
+        if (dist[v] == dist[node] - 1 && switch_index[v] >= 0) set.push_back(port);
       auto [it, fresh] = dedup.try_emplace(set, static_cast<uint32_t>(port_sets_.size()));
       if (fresh) port_sets_.insert(port_sets_.end(), set.begin(), set.end());
-      table_[static_cast<size_t>(s) * num_hosts_ + h] =
+      table_[static_cast<size_t>(s) * num_groups_ + g] =
           Entry{it->second, static_cast<uint16_t>(set.size())};
     }
   }
@@ -80,7 +116,9 @@ uint64_t Routing::FlowKey(uint32_t src, uint32_t dst, uint16_t sport) {
 }
 
 uint16_t Routing::SelectByKey(uint32_t sw, uint32_t dst, uint64_t flow_key) const {
-  const Entry& e = table_[static_cast<size_t>(sw) * num_hosts_ + dst];
+  const uint32_t g = host_group_[dst];
+  if (group_switch_[g] == sw) return host_port_[dst];
+  const Entry& e = table_[static_cast<size_t>(sw) * num_groups_ + g];
   if (e.count == 1) return port_sets_[e.offset];
   // The switch's salt decorrelates its choice from its neighbours' (no polarisation).
   const uint64_t h = Mix(flow_key ^ salt_[sw]);

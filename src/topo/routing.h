@@ -1,7 +1,11 @@
-// Shortest-path ECMP forwarding. For every switch and destination host, the
-// set of local ports on a shortest path is precomputed once (BFS from each
-// host); identical port sets are stored once, so a fat tree's tables hold a
-// handful of distinct sets per switch. A packet picks among the set with a
+// Shortest-path ECMP forwarding. Every host hangs off one switch port (its
+// edge switch), so the hosts of one edge share their routes at every other
+// switch: for every switch and destination edge, the set of local ports on a
+// shortest path is precomputed once (BFS from each edge switch), and the
+// edge itself forwards to the host's port. Tables grow with switches x edges,
+// not switches x hosts (a k=32 fat tree: 1,280 x 512 entries, not x 8,192).
+// Identical port sets are stored once, so a fat tree's tables hold a handful
+// of distinct sets per switch. A packet picks among the set with a
 // hash of its five-tuple (src IP, dst IP, UDP sport, UDP dport 4791, UDP) and
 // the switch's own salt, so one QP keeps one path and switches do not all
 // make the same choice (no polarisation).
@@ -33,7 +37,9 @@ class Routing {
   uint16_t SelectByKey(uint32_t sw, uint32_t dst, uint64_t flow_key) const;
   // Every local port on a shortest path from switch `sw` to host `dst`.
   std::span<const uint16_t> NextHops(uint32_t sw, uint32_t dst) const {
-    const Entry& e = table_[static_cast<size_t>(sw) * num_hosts_ + dst];
+    const uint32_t g = host_group_[dst];
+    if (group_switch_[g] == sw) return {&host_port_[dst], 1};
+    const Entry& e = table_[static_cast<size_t>(sw) * num_groups_ + g];
     return {port_sets_.data() + e.offset, e.count};
   }
   // Local port index chosen at switch `sw` for a flow's five-tuple.
@@ -47,10 +53,14 @@ class Routing {
     uint16_t count;
   };
   uint32_t num_hosts_ = 0;
-  std::vector<int32_t> switch_index_;  // node -> switch index, -1 for hosts
-  std::vector<Entry> table_;           // [switch * num_hosts + dst host]
-  std::vector<uint16_t> port_sets_;    // concatenated local port lists
-  std::vector<uint64_t> salt_;         // per switch
+  uint32_t num_groups_ = 0;             // edge switches with hosts
+  std::vector<int32_t> switch_index_;   // node -> switch index, -1 for hosts
+  std::vector<uint32_t> host_group_;    // host -> its edge's group
+  std::vector<uint16_t> host_port_;     // host -> local port of its edge switch to it
+  std::vector<uint32_t> group_switch_;  // group -> switch index of the edge
+  std::vector<Entry> table_;            // [switch * num_groups + group], not for the edge
+  std::vector<uint16_t> port_sets_;     // concatenated local port lists
+  std::vector<uint64_t> salt_;          // per switch
 };
 
 }  // namespace rocesim
