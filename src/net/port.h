@@ -49,27 +49,30 @@ struct Port {
   bool tx_hold = false;
   static constexpr uint8_t kLinkHasFailed = 1;
   static constexpr uint8_t kLinkLossy = 2;
-  double loss_probability = 0;  // per frame on the outgoing link (link errors)
-
-  Time busy_until = 0;                           // transmitter busy until then
-  Time wake_at = kTimeMax;                       // earliest pending kPortWake
-  Wire wire;                                     // frames on the wire, in arrival order
-  PacketFifo control;                            // MAC control (PFC) frames, sent before any queue
-  std::array<PacketFifo, kNumPriorities> queue;  // egress queues per priority
-  uint32_t queued_frames = 0;                    // over all queues
-  uint8_t nonempty = 0;                          // bit q: queue[q] holds a frame
   // Bit p: a switch drops frames routed to egress queue p (a watchdog's
   // wd_drop, or every bit while the link is down; src/ops/).
   uint8_t drop_mask = 0;
+  uint8_t nonempty = 0;   // bit q: queue[q] holds a frame
+  uint8_t dwrr_next = 0;  // DWRR state (with deficit below)
+  bool dwrr_turn_started = false;
+  uint32_t queued_frames = 0;   // over all queues
+  double loss_probability = 0;  // per frame on the outgoing link (link errors)
+
+  // The fields every frame's transmission and arrival touch come first, so
+  // that they share the port's first cache lines (a frame hop is bound by
+  // memory latency, bench/NOTES.md); the per-priority arrays follow.
+  Time busy_until = 0;      // transmitter busy until then
+  Time wake_at = kTimeMax;  // earliest pending kPortWake
+  Wire wire;                // frames on the wire, in arrival order
+  PacketFifo control;       // MAC control (PFC) frames, sent before any queue
+  PortCounters counters;
   std::array<Time, kNumPriorities> paused_until{};  // peer's pause on our queues
   std::array<int32_t, kNumPriorities> deficit{};    // DWRR state
-  uint8_t dwrr_next = 0;
-  bool dwrr_turn_started = false;
+  std::array<PacketFifo, kNumPriorities> queue;     // egress queues per priority
   // PFC watchdog (src/ops/watchdog.h), touched only when one is configured.
   uint8_t wd_ignore = 0;    // bit p: pauses received for priority p are ignored
   uint8_t wd_drop = 0;      // bit p: a triggered watchdog drops frames for egress queue p
   uint16_t loss_fault = 0;  // packet_loss fault on this link: its index + 1 (0: none)
-  PortCounters counters;
 
   bool Paused(int prio, Time now) const { return paused_until[prio] > now; }
   void Enqueue(PacketPool& pool, int q, PktId id) {
