@@ -103,10 +103,16 @@ void Routing::Build(const std::vector<std::vector<std::pair<uint16_t, uint32_t>>
       set.clear();
       for (auto [port, v] : adjacency[node])
         if (dist[v] == dist[node] - 1 && switch_index[v] >= 0) set.push_back(port);
+      if (set.size() > 255)
+        throw std::runtime_error("topology: switch node " + std::to_string(node) + " has " +
+                                 std::to_string(set.size()) +
+                                 " equal-cost ports towards one destination (at most 255)");
       auto [it, fresh] = dedup.try_emplace(set, static_cast<uint32_t>(port_sets_.size()));
       if (fresh) port_sets_.insert(port_sets_.end(), set.begin(), set.end());
+      if (port_sets_.size() >= (1u << 24))
+        throw std::runtime_error("topology: too many distinct next-hop sets");
       table_[static_cast<size_t>(s) * num_groups_ + g] =
-          Entry{it->second, static_cast<uint16_t>(set.size())};
+          Entry{it->second, static_cast<uint32_t>(set.size())};
     }
   }
 }

@@ -48,9 +48,10 @@ class Routing {
   }
 
  private:
+  // 4 bytes: the table is the largest per-switch structure (k=32: 655 K entries).
   struct Entry {
-    uint32_t offset;
-    uint16_t count;
+    uint32_t offset : 24;  // into port_sets_ (distinct sets only: small)
+    uint32_t count : 8;    // equal-cost ports (Build rejects more than 255)
   };
   uint32_t num_hosts_ = 0;
   uint32_t num_groups_ = 0;             // edge switches with hosts
