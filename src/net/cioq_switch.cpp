@@ -180,15 +180,10 @@ void CioqSwitch::OnPfcRefresh(Fabric& f, PortId port, int prio) {
 }
 
 PktId CioqSwitch::Dequeue(Fabric& f, PortId out) {
+  int q = 0;
+  const PktId id = egress_.Next(f, out, &q);
+  if (id == kNoPkt) return kNoPkt;
   Port& p = f.ports[out];
-  if (p.queued_frames == 0) return kNoPkt;
-  const int q = egress_.PickQueue(p, f.now, f.pool);
-  if (q < 0) {
-    // Everything queued is paused: wake when the first pause runs out.
-    EgressPolicy::WakeWhenUnpaused(f, out);
-    return kNoPkt;
-  }
-  const PktId id = egress_.TakeFrom(p, f.pool, q);
   const int local = static_cast<int>(out - first_port_);
   // INT and ECN see the output queue this frame leaves behind, before the
   // crossbar refills it.

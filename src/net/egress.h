@@ -104,6 +104,10 @@ class EgressPolicy {
   // PickQueue found only paused queues: wake `out` when the first pause runs
   // out (net/egress_inl.h).
   static void WakeWhenUnpaused(Fabric& f, PortId out);
+  // A switch's dequeue step: the next frame of port `out` taken off its queue
+  // (its queue in `*q`), or kNoPkt when nothing is queued or everything
+  // queued is paused (then a wake is armed). net/egress_inl.h.
+  PktId Next(Fabric& f, PortId out, int* q);
   // The frame `id` leaves queue `q` of local port `local` (port `p`): INT
   // stamp, then ECN on the queue it leaves behind (net/egress_inl.h).
   // Always inlined: a call here costs the shared-buffer switch ~1% of its

@@ -19,6 +19,18 @@ inline void EgressPolicy::WakeWhenUnpaused(Fabric& f, PortId out) {
   if (wake != kTimeMax) f.ArmWake(out, wake);
 }
 
+inline PktId EgressPolicy::Next(Fabric& f, PortId out, int* q) {
+  Port& p = f.ports[out];
+  if (p.queued_frames == 0) return kNoPkt;
+  *q = PickQueue(p, f.now, f.pool);
+  if (*q < 0) {
+    // Everything queued is paused: wake when the first pause runs out.
+    WakeWhenUnpaused(f, out);
+    return kNoPkt;
+  }
+  return TakeFrom(p, f.pool, *q);
+}
+
 inline void EgressPolicy::Depart(Fabric& f, Port& p, int local, PktId id, int q) {
   Packet& pkt = f.pool[id];
   if (f.int_enabled && pkt.type == PktType::kData) {

@@ -129,15 +129,10 @@ void Switch::BreakHead(Fabric& f, PortId out, int prio) {
 }
 
 PktId Switch::Dequeue(Fabric& f, PortId out) {
+  int q = 0;
+  const PktId id = egress_.Next(f, out, &q);
+  if (id == kNoPkt) return kNoPkt;
   Port& p = f.ports[out];
-  if (p.queued_frames == 0) return kNoPkt;
-  const int q = egress_.PickQueue(p, f.now, f.pool);
-  if (q < 0) {
-    // Everything queued is paused: wake when the first pause runs out.
-    EgressPolicy::WakeWhenUnpaused(f, out);
-    return kNoPkt;
-  }
-  const PktId id = egress_.TakeFrom(p, f.pool, q);
   Packet& pkt = f.pool[id];
   mmu_.Release(pkt.in_port, q, pkt.size - pkt.uncharged);
   // A flooded copy's share (switch_flood.cpp): the next switch charges it in full.
