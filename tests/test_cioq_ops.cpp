@@ -115,14 +115,21 @@ traffic:
 // would get half the link for half transit).
 std::string RingScenario() {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "rocesim_test_cioq";
+  // One file per test: ctest runs tests in parallel processes.
   std::filesystem::create_directories(dir);
-  std::ofstream file(dir / "ring5x2.txt");
+  std::ofstream file(dir /
+                     (std::string("ring5x2_") +
+                      ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".txt"));
   file << "15 5 15\n10 11 12 13 14\n";
   for (int h = 0; h < 10; ++h) file << h << " " << 10 + h / 2 << " 100Gbps 1000ns 0\n";
   for (int s = 0; s < 5; ++s) file << 10 + s << " " << 10 + (s + 1) % 5 << " 100Gbps 1000ns 0\n";
   file.close();
   std::string yaml =
-      "duration: 5ms\ntopology: {type: file, file: '" + (dir / "ring5x2.txt").string() + R"('}
+      "duration: 5ms\ntopology: {type: file, file: '" +
+      (dir / (std::string("ring5x2_") +
+              ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".txt"))
+          .string() +
+      R"('}
 switch: {architecture: cioq, ecn: {enabled: false}}
 host: {cc: none}
 monitors:

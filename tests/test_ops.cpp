@@ -533,14 +533,20 @@ TEST(PacketLoss, ProbabilityIsSeededAndDeterministic) {
 // flows and the ring's buffers wait on each other: a cyclic buffer dependency.
 std::string RingScenario() {
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "rocesim_test_ops";
+  // One file per test: ctest runs tests in parallel processes.
   std::filesystem::create_directories(dir);
-  std::ofstream(dir / "ring5.txt") << "10 5 10\n5 6 7 8 9\n"
-                                      "0 5 100Gbps 1000ns 0\n1 6 100Gbps 1000ns 0\n"
-                                      "2 7 100Gbps 1000ns 0\n3 8 100Gbps 1000ns 0\n"
-                                      "4 9 100Gbps 1000ns 0\n5 6 100Gbps 1000ns 0\n"
-                                      "6 7 100Gbps 1000ns 0\n7 8 100Gbps 1000ns 0\n"
-                                      "8 9 100Gbps 1000ns 0\n9 5 100Gbps 1000ns 0\n";
-  return "name: dl\nduration: 5ms\ntopology: {type: file, file: '" + (dir / "ring5.txt").string() +
+  std::ofstream(dir / (std::string("ring5_") +
+                       ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".txt"))
+      << "10 5 10\n5 6 7 8 9\n"
+         "0 5 100Gbps 1000ns 0\n1 6 100Gbps 1000ns 0\n"
+         "2 7 100Gbps 1000ns 0\n3 8 100Gbps 1000ns 0\n"
+         "4 9 100Gbps 1000ns 0\n5 6 100Gbps 1000ns 0\n"
+         "6 7 100Gbps 1000ns 0\n7 8 100Gbps 1000ns 0\n"
+         "8 9 100Gbps 1000ns 0\n9 5 100Gbps 1000ns 0\n";
+  return "name: dl\nduration: 5ms\ntopology: {type: file, file: '" +
+         (dir / (std::string("ring5_") +
+                 ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".txt"))
+             .string() +
          R"('}
 switch: {buffer: 2MB, ecn: {enabled: false}}
 host: {cc: none}
