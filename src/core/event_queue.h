@@ -23,6 +23,13 @@
 // and an event scheduled into the bucket being drained is the latest of all,
 // so it goes after every event of its time. Only the overflow heap stores a
 // sequence number (SeqEvent), and ring events are 16 bytes.
+//
+// The drained bucket is laid out at the *end* of `current_`, filled back to
+// front while its list is walked (latest-scheduled first), so it lands in
+// scheduling order without a reversal pass; an event pushed into it shifts
+// the already-sorted events before it one slot to the left, into the room
+// that pops leave at the front. Push's common case is inline; everything
+// rare (the bucket being drained, the overflow heap, growing) is out of line.
 #pragma once
 
 #include <algorithm>
@@ -42,27 +49,25 @@ class EventQueue {
   static constexpr int kBucketBits = 10;    // bucket width 2^10 ps = 1.024 ns
   static constexpr size_t kBuckets = 4096;  // horizon 4096 buckets = 4.19 us
 
-  void Push(Time time, EventKind kind, uint32_t target, uint32_t arg = 0) {
+  [[gnu::always_inline]] void Push(Time time, EventKind kind, uint32_t target, uint32_t arg = 0) {
     const Event e{time, target, arg, kind};
-    const uint64_t seq = next_seq_++;
     ++size_;
+    ++pushes_;
     const int64_t b = time >> kBucketBits;
-    if (b <= cursor_) {
-      PushCurrent(e);
-    } else if (b < cursor_ + static_cast<int64_t>(kBuckets)) {
+    // One unsigned compare: the bucket lies in (cursor_, cursor_ + kBuckets).
+    if (static_cast<uint64_t>(b - cursor_ - 1) < kBuckets - 1) [[likely]] {
       const size_t slot = static_cast<size_t>(b) & kMask;
       uint32_t n = free_;
-      if (n != kNil) {
+      if (n != kNil) [[likely]] {
         free_ = nodes_[n].next;
       } else {
-        n = static_cast<uint32_t>(nodes_.size());
-        nodes_.emplace_back();
+        n = NewNode();
       }
       nodes_[n] = Node{e, head_[slot]};
       head_[slot] = n;
       occupied_[slot >> 6] |= uint64_t{1} << (slot & 63);
     } else {
-      overflow_.Push(SeqEvent{e, seq});
+      PushOutsideRing(e, b);
     }
   }
   bool Empty() const { return size_ == 0; }
@@ -78,68 +83,129 @@ class EventQueue {
     --size_;
     return current_[read_++];
   }
-  uint64_t Scheduled() const { return next_seq_; }
+  // The simulation loop's step: pops the earliest event into `*e` if there is
+  // one at or before `until`.
+  [[gnu::always_inline]] bool PopUntil(Time until, Event* e) {
+    if (read_ == current_.size()) [[unlikely]] {
+      if (size_ == 0) return false;
+      AdvanceCursor();
+    }
+    const Event& top = current_[read_];
+    if (top.time > until) return false;
+    *e = top;
+    ++read_;
+    --size_;
+    return true;
+  }
+  uint64_t Scheduled() const { return pushes_; }
 
  private:
   static constexpr size_t kMask = kBuckets - 1;
+  static constexpr size_t kWords = kBuckets / 64;
+  static constexpr uint32_t kNil = UINT32_MAX;
+  // A small bucket is sorted by insertion; a crowded one by std::stable_sort.
+  static constexpr size_t kInsertionSortMax = 32;
+
+  [[gnu::noinline]] uint32_t NewNode() {
+    nodes_.emplace_back();
+    return static_cast<uint32_t>(nodes_.size() - 1);
+  }
+
+  [[gnu::noinline]] void PushOutsideRing(const Event& e, int64_t b) {
+    if (b <= cursor_) {
+      PushCurrent(e);
+    } else {
+      overflow_.Push(SeqEvent{e, pushes_});
+    }
+  }
+
   // An event for the bucket being drained (rare: most events are scheduled
-  // at least a frame time ahead) goes into its sorted place.
-  // It was scheduled after everything in the bucket: after all of its time.
+  // at least a frame time ahead) goes into its sorted place. It was
+  // scheduled after everything in the bucket: after all of its time.
   void PushCurrent(const Event& e) {
-    auto it =
+    if (read_ == 0) Grow(current_.size() + 1);
+    auto at =
         std::upper_bound(current_.begin() + static_cast<std::ptrdiff_t>(read_), current_.end(), e,
                          [](const Event& a, const Event& b) { return a.time < b.time; });
-    current_.insert(it, e);
+    // Everything before `at` moves one slot towards the front.
+    const auto front = current_.begin() + static_cast<std::ptrdiff_t>(read_);
+    std::move(front, at, front - 1);
+    *(at - 1) = e;
+    --read_;
+  }
+
+  // Makes `current_` at least `size` long, keeping its pending events at its end.
+  [[gnu::noinline]] void Grow(size_t size) {
+    const size_t pending = current_.size() - read_;
+    std::vector<Event> bigger(std::max(size, 2 * current_.size() + 16));
+    std::copy(current_.begin() + static_cast<std::ptrdiff_t>(read_), current_.end(),
+              bigger.end() - static_cast<std::ptrdiff_t>(pending));
+    current_.swap(bigger);
+    read_ = current_.size() - pending;
   }
 
   // Moves the cursor to the earliest non-empty bucket (from the ring or the
-  // overflow heap) and makes its events the current heap.
-  void AdvanceCursor() {
+  // overflow heap) and lays its events out, sorted, at the end of `current_`.
+  [[gnu::noinline]] void AdvanceCursor() {
     int64_t next = NextOccupied();
     if (!overflow_.Empty()) next = std::min(next, overflow_.Top().event.time >> kBucketBits);
     cursor_ = next;
-    current_.clear();
-    read_ = 0;
-    // First the bucket's overflow events (scheduled before its ring events).
-    while (!overflow_.Empty() && (overflow_.Top().event.time >> kBucketBits) == next)
-      current_.push_back(overflow_.Pop().event);
+    size_t at = current_.size();  // filled back to front, so latest-scheduled first
     const size_t slot = static_cast<size_t>(next) & kMask;
     if (occupied_[slot >> 6] >> (slot & 63) & 1) {
       occupied_[slot >> 6] &= ~(uint64_t{1} << (slot & 63));
-      const size_t first = current_.size();
       uint32_t n = head_[slot];
       head_[slot] = kNil;
       while (n != kNil) {
+        if (at == 0) [[unlikely]] {
+          read_ = 0;
+          Grow(current_.size() - at + 1);
+          at = read_;
+        }
         Node& node = nodes_[n];
-        current_.push_back(node.event);
+        current_[--at] = node.event;
         const uint32_t after = node.next;
         node.next = free_;
         free_ = n;
         n = after;
       }
-      std::reverse(current_.begin() + static_cast<std::ptrdiff_t>(first), current_.end());
     }
+    // The bucket's overflow events were scheduled before its ring events: in
+    // front of them, in (time, seq) order.
+    if (!overflow_.Empty() && (overflow_.Top().event.time >> kBucketBits) == next) {
+      spill_.clear();
+      while (!overflow_.Empty() && (overflow_.Top().event.time >> kBucketBits) == next)
+        spill_.push_back(overflow_.Pop().event);
+      if (at < spill_.size()) {
+        read_ = at;
+        Grow(current_.size() - at + spill_.size());
+        at = read_;
+      }
+      at -= spill_.size();
+      std::copy(spill_.begin(), spill_.end(), current_.begin() + static_cast<std::ptrdiff_t>(at));
+    }
+    read_ = at;
     SortByTimeStable();
   }
 
-  // A bucket holds a handful of events: an insertion sort (stable, so equal
-  // times keep their scheduling order), falling back to std::stable_sort for
-  // the rare crowded bucket.
+  // [read_, end) holds the bucket in scheduling order: sort it by time,
+  // stably (equal times keep their scheduling order).
   void SortByTimeStable() {
-    const size_t n = current_.size();
-    if (n > 32) {
-      std::stable_sort(current_.begin(), current_.end(),
-                       [](const Event& a, const Event& b) { return a.time < b.time; });
+    Event* const a = current_.data() + read_;
+    const size_t n = current_.size() - read_;
+    if (n > kInsertionSortMax) [[unlikely]] {
+      std::stable_sort(a, a + n, [](const Event& x, const Event& y) { return x.time < y.time; });
       return;
     }
     for (size_t i = 1; i < n; ++i) {
-      const Event e = current_[i];
+      if (a[i - 1].time <= a[i].time) continue;  // already in place (the common case)
+      const Event e = a[i];
       size_t j = i;
-      while (j > 0 && current_[j - 1].time > e.time) {
-        current_[j] = current_[j - 1];
+      do {
+        a[j] = a[j - 1];
         --j;
-      }
-      current_[j] = e;
+      } while (j > 0 && a[j - 1].time > e.time);
+      a[j] = e;
     }
   }
 
@@ -159,8 +225,6 @@ class EventQueue {
     return INT64_MAX;
   }
 
-  static constexpr size_t kWords = kBuckets / 64;
-  static constexpr uint32_t kNil = UINT32_MAX;
   struct Node {
     Event event;
     uint32_t next;
@@ -174,12 +238,14 @@ class EventQueue {
   uint32_t free_ = kNil;                                // free list through Node::next
   std::array<uint32_t, kBuckets> head_ = EmptyHeads();  // per ring bucket: first node
   std::array<uint64_t, kWords> occupied_{};
-  std::vector<Event> current_;  // the bucket at `cursor_`, sorted; [read_, end) pending
+  // The bucket at `cursor_`, sorted, in [read_, end); what is before read_ is free.
+  std::vector<Event> current_;
   size_t read_ = 0;
-  int64_t cursor_ = 0;  // absolute bucket index of current_
-  DaryHeap overflow_;   // events beyond the horizon
+  std::vector<Event> spill_;  // AdvanceCursor's scratch for overflow events
+  int64_t cursor_ = 0;        // absolute bucket index of current_
+  DaryHeap overflow_;         // events beyond the horizon
   size_t size_ = 0;
-  uint64_t next_seq_ = 0;
+  uint64_t pushes_ = 0;
 };
 
 }  // namespace rocesim

@@ -497,19 +497,20 @@ void Simulation::DispatchOps(const Event& e) {
 bool Simulation::Advance(Time until, const ProgressFn& progress) {
   Fabric& f = fabric_;
   const size_t total_flows = f.flows.size();
-  while (!f.events.Empty()) {
+  Event e;
+  for (;;) {
     if (total_flows > 0 && f.flows_finished == total_flows) return false;
-    if (f.events.Top().time > until) {
-      f.now = std::max(f.now, until);
+    if (!f.events.PopUntil(until, &e)) {
+      if (f.events.Empty()) return false;
+      f.now = std::max(f.now, until);  // the next event lies beyond `until`
       return true;
     }
-    const Event e = f.events.Pop();
     f.now = e.time;
     Dispatch(e);
     ++events_;
-    if (progress && (events_ & 0xFFFF) == 0) progress(f.now, events_);
+    if (progress && (events_ & 0xFFFF) == 0) [[unlikely]]
+      progress(f.now, events_);
   }
-  return false;
 }
 
 RunStats Simulation::Run(const ProgressFn& progress) {
