@@ -4,13 +4,13 @@
 
 namespace rocesim {
 
-bool Fabric::HasBacklog(const Port& p) const {
+[[gnu::always_inline]] inline bool Fabric::HasBacklog(const Port& p) const {
   if (!p.control.Empty() || p.queued_frames > 0) return true;
   const Node& n = nodes[p.node];
   return !n.is_switch && nics[n.index].HasDataToSend();
 }
 
-PktId Fabric::NextFrame(PortId port) {
+[[gnu::always_inline]] inline PktId Fabric::NextFrame(PortId port) {
   Port& p = ports[port];
   if (!p.control.Empty()) return p.control.Pop(pool);
   const Node& n = nodes[p.node];
@@ -23,15 +23,6 @@ PktId Fabric::NextFrame(PortId port) {
       break;
   }
   return nics[n.index].Dequeue(*this);
-}
-
-void Fabric::KickPort(PortId port) {
-  Port& p = ports[port];
-  if (now >= p.busy_until) {
-    Transmit(port);
-  } else {
-    ArmWake(port, p.busy_until);
-  }
 }
 
 void Fabric::Transmit(PortId port) {
@@ -58,20 +49,6 @@ void Fabric::Transmit(PortId port) {
   p.wire.Push(pool, id, pkt.arrive);
   if (wire_was_empty) Schedule(pkt.arrive, EventKind::kLinkArrive, port);
   if (HasBacklog(p)) ArmWake(port, p.busy_until);
-}
-
-void Fabric::ArmWake(PortId port, Time t) {
-  Port& p = ports[port];
-  if (t < p.wake_at) {
-    p.wake_at = t;
-    Schedule(t, EventKind::kPortWake, port);
-  }
-}
-
-void Fabric::OnPortWake(PortId port) {
-  Port& p = ports[port];
-  if (now >= p.wake_at) p.wake_at = kTimeMax;
-  KickPort(port);
 }
 
 void Fabric::OnLinkArrive(PortId port) {

@@ -93,7 +93,8 @@ struct Fabric {
   }
 
   // Starts the next transmission on `port` if its transmitter is free,
-  // otherwise makes sure it is woken when it frees up.
+  // otherwise makes sure it is woken when it frees up. Inline (below): every
+  // frame a switch enqueues kicks its egress port.
   void KickPort(PortId port);
   // Ensures a kPortWake for `port` no later than `t`.
   void ArmWake(PortId port, Time t);
@@ -137,5 +138,28 @@ struct Fabric {
   PktId NextFrame(PortId port);
   bool HasBacklog(const Port& p) const;
 };
+
+inline void Fabric::ArmWake(PortId port, Time t) {
+  Port& p = ports[port];
+  if (t < p.wake_at) {
+    p.wake_at = t;
+    Schedule(t, EventKind::kPortWake, port);
+  }
+}
+
+inline void Fabric::KickPort(PortId port) {
+  const Port& p = ports[port];
+  if (now >= p.busy_until) {
+    Transmit(port);
+  } else {
+    ArmWake(port, p.busy_until);
+  }
+}
+
+inline void Fabric::OnPortWake(PortId port) {
+  Port& p = ports[port];
+  if (now >= p.wake_at) p.wake_at = kTimeMax;
+  KickPort(port);
+}
 
 }  // namespace rocesim
