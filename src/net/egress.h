@@ -57,7 +57,9 @@ class EgressPolicy {
     if (const unsigned strict = eligible & strict_mask_)
       return 31 - std::countl_zero(strict);  // the highest strict priority
     const unsigned dwrr = eligible & ~strict_mask_;
-    if (std::has_single_bit(dwrr)) {
+    // dwrr != 0 here (eligible has no strict bit), so this tests for one bit
+    // set: std::has_single_bit is a libgcc popcount call without -mpopcnt.
+    if ((dwrr & (dwrr - 1)) == 0) {
       // One contender: the round robin would walk past the others (empty, so
       // their deficit is already 0, or paused, so untouched) to it.
       const int q = std::countr_zero(dwrr);
