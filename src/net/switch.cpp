@@ -78,7 +78,10 @@ void Switch::Receive(Fabric& f, PortId in, PktId id) {
     ReceiveUnusual(f, in, id, prio);
     return;
   }
-  Forward(f, in, id, pkt, prio, f.routing.SelectPort(f, node_, pkt), 0);
+  // Routing::SelectPort, inlined: this switch's ports start at first_port_.
+  const Routing& r = f.routing;
+  Forward(f, in, id, pkt, prio,
+          first_port_ + r.SelectByKey(r.SwitchIndex(node_), pkt.dst, pkt.flow_key), 0);
 }
 
 void Switch::ForwardTo(Fabric& f, PortId in, PktId id, int prio, PortId out, uint16_t uncharged) {
