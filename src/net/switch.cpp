@@ -11,6 +11,7 @@ void Switch::Init(uint32_t node, PortId first_port, const SwitchConfig& cfg,
   node_ = node;
   first_port_ = first_port;
   cfg_ = &cfg;
+  queue_limits_ = cfg.ecn.wred_drop_bytes > 0 || cfg.ecn.buf_max_bytes > 0;
   if (cfg.pfc.enabled)
     for (int p : cfg.pfc.priorities) lossless_[p] = true;
   mmu_.Init(cfg, headroom_per_port, lossless_);
@@ -30,15 +31,17 @@ void Switch::Init(uint32_t node, PortId first_port, const SwitchConfig& cfg,
     }
   }
 
-  if (cfg_->ecn.wred_drop_bytes > 0 && pkt.type == PktType::kData && pkt.ecn == kNotEct &&
-      q.bytes > cfg_->ecn.wred_drop_bytes) {
-    f.CountDrop(id, DropCause::kWred, in);
-    return;
-  }
-  // buf_max (seed 001 §2.1): the egress queue's hard cap, whatever the class.
-  if (cfg_->ecn.buf_max_bytes > 0 && q.bytes + pkt.size > cfg_->ecn.buf_max_bytes) {
-    f.CountDrop(id, DropCause::kBufferFull, in);
-    return;
+  if (queue_limits_) [[unlikely]] {  // neither configured by default: one test per frame
+    if (cfg_->ecn.wred_drop_bytes > 0 && pkt.type == PktType::kData && pkt.ecn == kNotEct &&
+        q.bytes > cfg_->ecn.wred_drop_bytes) {
+      f.CountDrop(id, DropCause::kWred, in);
+      return;
+    }
+    // buf_max (seed 001 §2.1): the egress queue's hard cap, whatever the class.
+    if (cfg_->ecn.buf_max_bytes > 0 && q.bytes + pkt.size > cfg_->ecn.buf_max_bytes) {
+      f.CountDrop(id, DropCause::kBufferFull, in);
+      return;
+    }
   }
   const Admission a = mmu_.Admit(local_in, prio, pkt.size - uncharged);
   if (a != Admission::kAdmitted) {
@@ -140,7 +143,10 @@ PktId Switch::Dequeue(Fabric& f, PortId out) {
   mmu_.Release(pkt.in_port, q, pkt.size - pkt.uncharged);
   // A flooded copy's share (switch_flood.cpp): the next switch charges it in full.
   pkt.uncharged = 0;
-  if (lossless_[q]) CheckResume(f, pkt.in_port, q);
+  // Only a lossless PG is ever paused (Forward), so its XOFF bit alone says
+  // whether to look for XON, without a call per frame.
+  if (mmu_.Xoff(pkt.in_port, q)) [[unlikely]]
+    CheckResume(f, pkt.in_port, q);
   egress_.Depart(f, p, static_cast<int>(out - first_port_), id, q);
   return id;
 }

@@ -72,6 +72,7 @@ class Switch {
   const SwitchConfig* cfg_ = nullptr;
   SwitchMmu mmu_;
   std::array<bool, kNumPriorities> lossless_{};
+  bool queue_limits_ = false;  // cfg ecn.wred_drop_bytes or ecn.buf_max_bytes set
   EgressPolicy egress_;
   PfcSender pfc_;
   // Attached hosts whose MAC entry is gone, sorted. Receive takes the rare
