@@ -36,7 +36,7 @@ class EgressPolicy {
   // red: ECN parameters per local port; max_frame_bytes: the DWRR quantum unit.
   void Init(const SwitchConfig& cfg, const std::vector<RedParams>& red, int max_frame_bytes,
             Rng rng) {
-    cfg_ = &cfg;
+    ecn_enabled_ = cfg.ecn.enabled;
     for (int p : cfg.strict_priorities) {
       strict_[p] = true;
       strict_mask_ |= 1u << p;
@@ -117,7 +117,7 @@ class EgressPolicy {
   [[gnu::always_inline]] inline void Depart(Fabric& f, Port& p, int local, PktId id, int q);
 
  private:
-  const SwitchConfig* cfg_ = nullptr;
+  bool ecn_enabled_ = false;  // cfg ecn.enabled, a member: Depart reads it per frame
   std::array<bool, kNumPriorities> strict_{};
   unsigned strict_mask_ = 0;  // bit p: priority p is strict (a higher p goes first)
   std::array<int32_t, kNumPriorities> quantum_{};
