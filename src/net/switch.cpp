@@ -11,6 +11,7 @@ void Switch::Init(uint32_t node, PortId first_port, const SwitchConfig& cfg,
   node_ = node;
   first_port_ = first_port;
   cfg_ = &cfg;
+  dscp_to_priority_ = cfg.dscp_to_priority;
   queue_limits_ = cfg.ecn.wred_drop_bytes > 0 || cfg.ecn.buf_max_bytes > 0;
   if (cfg.pfc.enabled)
     for (int p : cfg.pfc.priorities) lossless_[p] = true;
@@ -73,7 +74,7 @@ void Switch::Receive(Fabric& f, PortId in, PktId id) {
     f.OnPauseFrame(in, id);
     return;
   }
-  const int prio = cfg_->dscp_to_priority[pkt.dscp];
+  const int prio = dscp_to_priority_[pkt.dscp];
   // The IP TTL and the MAC table (SIGCOMM'16 §4.2) matter only on rare paths,
   // so one compare covers both: slow_ttl_ is 0 (an expired TTL) unless some
   // MAC entry is missing here, then 255 (every packet; src/net/switch_flood.cpp).
