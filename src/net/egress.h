@@ -36,7 +36,7 @@ class EgressPolicy {
   // red: ECN parameters per local port; max_frame_bytes: the DWRR quantum unit.
   void Init(const SwitchConfig& cfg, const std::vector<RedParams>& red, int max_frame_bytes,
             Rng rng) {
-    cfg_ = &cfg;
+    ecn_enabled_ = cfg.ecn.enabled;
     for (int p : cfg.strict_priorities) {
       strict_[p] = true;
       strict_mask_ |= 1u << p;
@@ -57,7 +57,9 @@ class EgressPolicy {
     if (const unsigned strict = eligible & strict_mask_)
       return 31 - std::countl_zero(strict);  // the highest strict priority
     const unsigned dwrr = eligible & ~strict_mask_;
-    if (std::has_single_bit(dwrr)) {
+    // dwrr != 0 here (eligible has no strict bit), so this tests for one bit
+    // set: std::has_single_bit is a libgcc popcount call without -mpopcnt.
+    if ((dwrr & (dwrr - 1)) == 0) {
       // One contender: the round robin would walk past the others (empty, so
       // their deficit is already 0, or paused, so untouched) to it.
       const int q = std::countr_zero(dwrr);
@@ -115,7 +117,7 @@ class EgressPolicy {
   [[gnu::always_inline]] inline void Depart(Fabric& f, Port& p, int local, PktId id, int q);
 
  private:
-  const SwitchConfig* cfg_ = nullptr;
+  bool ecn_enabled_ = false;  // cfg ecn.enabled, a member: Depart reads it per frame
   std::array<bool, kNumPriorities> strict_{};
   unsigned strict_mask_ = 0;  // bit p: priority p is strict (a higher p goes first)
   std::array<int32_t, kNumPriorities> quantum_{};

@@ -28,7 +28,11 @@ inline PktId EgressPolicy::Next(Fabric& f, PortId out, int* q) {
     WakeWhenUnpaused(f, out);
     return kNoPkt;
   }
-  return TakeFrom(p, f.pool, *q);
+  const PktId id = TakeFrom(p, f.pool, *q);
+  // The head of a non-empty queue: telling the compiler spares the caller's
+  // kNoPkt test on this path.
+  if (id == kNoPkt) __builtin_unreachable();
+  return id;
 }
 
 inline void EgressPolicy::Depart(Fabric& f, Port& p, int local, PktId id, int q) {
@@ -41,7 +45,7 @@ inline void EgressPolicy::Depart(Fabric& f, Port& p, int local, PktId id, int q)
           IntHop{f.now, p.counters.tx_bytes, static_cast<uint32_t>(p.queue[q].bytes), p.rate_bps};
   }
   // ECN on the instantaneous egress queue this packet leaves behind.
-  if (cfg_->ecn.enabled && (pkt.ecn == kEct0 || pkt.ecn == kEct1)) {
+  if (ecn_enabled_ && (pkt.ecn == kEct0 || pkt.ecn == kEct1)) {
     const double prob = RedMarkProbability(red_[local], p.queue[q].bytes);
     if (prob >= 1.0 || (prob > 0.0 && rng_.Uniform() < prob)) {
       pkt.ecn = kCe;

@@ -11,6 +11,8 @@ void Switch::Init(uint32_t node, PortId first_port, const SwitchConfig& cfg,
   node_ = node;
   first_port_ = first_port;
   cfg_ = &cfg;
+  dscp_to_priority_ = cfg.dscp_to_priority;
+  queue_limits_ = cfg.ecn.wred_drop_bytes > 0 || cfg.ecn.buf_max_bytes > 0;
   if (cfg.pfc.enabled)
     for (int p : cfg.pfc.priorities) lossless_[p] = true;
   mmu_.Init(cfg, headroom_per_port, lossless_);
@@ -30,15 +32,17 @@ void Switch::Init(uint32_t node, PortId first_port, const SwitchConfig& cfg,
     }
   }
 
-  if (cfg_->ecn.wred_drop_bytes > 0 && pkt.type == PktType::kData && pkt.ecn == kNotEct &&
-      q.bytes > cfg_->ecn.wred_drop_bytes) {
-    f.CountDrop(id, DropCause::kWred, in);
-    return;
-  }
-  // buf_max (seed 001 §2.1): the egress queue's hard cap, whatever the class.
-  if (cfg_->ecn.buf_max_bytes > 0 && q.bytes + pkt.size > cfg_->ecn.buf_max_bytes) {
-    f.CountDrop(id, DropCause::kBufferFull, in);
-    return;
+  if (queue_limits_) [[unlikely]] {  // neither configured by default: one test per frame
+    if (cfg_->ecn.wred_drop_bytes > 0 && pkt.type == PktType::kData && pkt.ecn == kNotEct &&
+        q.bytes > cfg_->ecn.wred_drop_bytes) {
+      f.CountDrop(id, DropCause::kWred, in);
+      return;
+    }
+    // buf_max (seed 001 §2.1): the egress queue's hard cap, whatever the class.
+    if (cfg_->ecn.buf_max_bytes > 0 && q.bytes + pkt.size > cfg_->ecn.buf_max_bytes) {
+      f.CountDrop(id, DropCause::kBufferFull, in);
+      return;
+    }
   }
   const Admission a = mmu_.Admit(local_in, prio, pkt.size - uncharged);
   if (a != Admission::kAdmitted) {
@@ -70,7 +74,7 @@ void Switch::Receive(Fabric& f, PortId in, PktId id) {
     f.OnPauseFrame(in, id);
     return;
   }
-  const int prio = cfg_->dscp_to_priority[pkt.dscp];
+  const int prio = dscp_to_priority_[pkt.dscp];
   // The IP TTL and the MAC table (SIGCOMM'16 §4.2) matter only on rare paths,
   // so one compare covers both: slow_ttl_ is 0 (an expired TTL) unless some
   // MAC entry is missing here, then 255 (every packet; src/net/switch_flood.cpp).
@@ -78,7 +82,10 @@ void Switch::Receive(Fabric& f, PortId in, PktId id) {
     ReceiveUnusual(f, in, id, prio);
     return;
   }
-  Forward(f, in, id, pkt, prio, f.routing.SelectPort(f, node_, pkt), 0);
+  // Routing::SelectPort, inlined: this switch's ports start at first_port_.
+  const Routing& r = f.routing;
+  Forward(f, in, id, pkt, prio,
+          first_port_ + r.SelectByKey(r.SwitchIndex(node_), pkt.dst, pkt.flow_key), 0);
 }
 
 void Switch::ForwardTo(Fabric& f, PortId in, PktId id, int prio, PortId out, uint16_t uncharged) {
@@ -137,7 +144,10 @@ PktId Switch::Dequeue(Fabric& f, PortId out) {
   mmu_.Release(pkt.in_port, q, pkt.size - pkt.uncharged);
   // A flooded copy's share (switch_flood.cpp): the next switch charges it in full.
   pkt.uncharged = 0;
-  if (lossless_[q]) CheckResume(f, pkt.in_port, q);
+  // Only a lossless PG is ever paused (Forward), so its XOFF bit alone says
+  // whether to look for XON, without a call per frame.
+  if (mmu_.Xoff(pkt.in_port, q)) [[unlikely]]
+    CheckResume(f, pkt.in_port, q);
   egress_.Depart(f, p, static_cast<int>(out - first_port_), id, q);
   return id;
 }

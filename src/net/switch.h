@@ -72,6 +72,9 @@ class Switch {
   const SwitchConfig* cfg_ = nullptr;
   SwitchMmu mmu_;
   std::array<bool, kNumPriorities> lossless_{};
+  // cfg dscp_to_priority, copied: read for every frame, one load fewer than via cfg_.
+  std::array<uint8_t, 64> dscp_to_priority_{};
+  bool queue_limits_ = false;  // cfg ecn.wred_drop_bytes or ecn.buf_max_bytes set
   EgressPolicy egress_;
   PfcSender pfc_;
   // Attached hosts whose MAC entry is gone, sorted. Receive takes the rare

@@ -112,6 +112,12 @@ inline Admission SwitchMmu::Admit(int port, int prio, int64_t bytes) {
 inline void SwitchMmu::Release(int port, int prio, int64_t bytes) {
   PgState& g = pg_[Pg(port, prio)];
   total_bytes_ -= bytes;
+  if (g.headroom_used == 0) [[likely]] {  // the same as below with from_headroom 0 (bytes >= 0)
+    const int64_t shared_before = SharedOf(g);
+    g.ingress -= bytes;
+    shared_used_ -= shared_before - SharedOf(g);
+    return;
+  }
   // Headroom drains first: it holds the frames that arrived after XOFF.
   const int64_t from_headroom = g.headroom_used < bytes ? g.headroom_used : bytes;
   g.headroom_used -= from_headroom;

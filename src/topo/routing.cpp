@@ -9,14 +9,6 @@
 namespace rocesim {
 
 namespace {
-uint64_t Mix(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xFF51AFD7ED558CCDULL;
-  x ^= x >> 33;
-  x *= 0xC4CEB9FE1A85EC53ULL;
-  x ^= x >> 33;
-  return x;
-}
 constexpr uint64_t kRoceV2Port = 4791;
 constexpr uint64_t kUdpProto = 17;
 }  // namespace
@@ -121,19 +113,8 @@ uint64_t Routing::FlowKey(uint32_t src, uint32_t dst, uint16_t sport) {
   return (uint64_t{src} << 32 | dst) ^ Mix(uint64_t{sport} << 32 | kRoceV2Port << 8 | kUdpProto);
 }
 
-uint16_t Routing::SelectByKey(uint32_t sw, uint32_t dst, uint64_t flow_key) const {
-  const uint32_t g = host_group_[dst];
-  if (group_switch_[g] == sw) return host_port_[dst];
-  const Entry& e = table_[static_cast<size_t>(sw) * num_groups_ + g];
-  if (e.count == 1) return port_sets_[e.offset];
-  // The switch's salt decorrelates its choice from its neighbours' (no polarisation).
-  const uint64_t h = Mix(flow_key ^ salt_[sw]);
-  return port_sets_[e.offset + h % e.count];
-}
-
 uint32_t Routing::SelectPort(const Fabric& f, uint32_t node, const Packet& pkt) const {
-  const uint32_t sw = static_cast<uint32_t>(switch_index_[node]);
-  return f.nodes[node].first_port + SelectByKey(sw, pkt.dst, pkt.flow_key);
+  return f.nodes[node].first_port + SelectByKey(SwitchIndex(node), pkt.dst, pkt.flow_key);
 }
 
 }  // namespace rocesim

@@ -34,7 +34,18 @@ class Routing {
   // Global port a switch forwards `pkt` to.
   uint32_t SelectPort(const Fabric& f, uint32_t node, const Packet& pkt) const;
   // Local port index chosen at switch `sw` for a packet with that flow key.
-  uint16_t SelectByKey(uint32_t sw, uint32_t dst, uint64_t flow_key) const;
+  // Inline: every switch hop of every packet asks.
+  uint16_t SelectByKey(uint32_t sw, uint32_t dst, uint64_t flow_key) const {
+    const uint32_t g = host_group_[dst];
+    if (group_switch_[g] == sw) return host_port_[dst];
+    const Entry& e = table_[static_cast<size_t>(sw) * num_groups_ + g];
+    if (e.count == 1) return port_sets_[e.offset];
+    // The switch's salt decorrelates its choice from its neighbours' (no polarisation).
+    const uint64_t h = Mix(flow_key ^ salt_[sw]);
+    return port_sets_[e.offset + h % e.count];
+  }
+  // The switch index of switch node `node` (what SelectByKey takes).
+  uint32_t SwitchIndex(uint32_t node) const { return static_cast<uint32_t>(switch_index_[node]); }
   // Every local port on a shortest path from switch `sw` to host `dst`.
   std::span<const uint16_t> NextHops(uint32_t sw, uint32_t dst) const {
     const uint32_t g = host_group_[dst];
@@ -48,6 +59,15 @@ class Routing {
   }
 
  private:
+  // The 64-bit finaliser of MurmurHash3: every input bit affects every output bit.
+  static uint64_t Mix(uint64_t x) {
+    x ^= x >> 33;
+    x *= 0xFF51AFD7ED558CCDULL;
+    x ^= x >> 33;
+    x *= 0xC4CEB9FE1A85EC53ULL;
+    x ^= x >> 33;
+    return x;
+  }
   // 4 bytes: the table is the largest per-switch structure (k=32: 655 K entries).
   struct Entry {
     uint32_t offset : 24;  // into port_sets_ (distinct sets only: small)
