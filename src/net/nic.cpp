@@ -56,6 +56,7 @@ void Nic::RunCc(Fabric& f, Flow& flow, Call&& call) {
   CongestionControl* cc = f.cc[flow.id].get();
   if (cc == nullptr) return;
   const auto timers_before = flow.cc.timer_at;
+  const uint32_t sets_before = flow.cc.timer_sets;
   call(*cc, flow.cc);
   const int64_t line = f.ports[port_].rate_bps;
   const int64_t rate = std::clamp<int64_t>(flow.cc.rate_bps, 1, line);
@@ -73,6 +74,10 @@ void Nic::RunCc(Fabric& f, Flow& flow, Call&& call) {
     flow.window_bytes = flow.cc.window_bytes;
     if (opened && flow.active) f.KickPort(port_);
   }
+  // Most calls set no timer: skip the scan unless SetTimer ran since the
+  // snapshot, in this call or in one nested in it (KickPort above can send a
+  // packet of this flow, and OnSent may set timers).
+  if (flow.cc.timer_sets == sets_before) return;
   for (int i = 0; i < CcState::kMaxTimers; ++i) {
     const Time at = flow.cc.timer_at[i];
     if (at != timers_before[i] && at != kTimeMax)
