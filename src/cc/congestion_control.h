@@ -34,6 +34,11 @@ struct CcState {
   // start sends its first-RTT packets ECN-incapable so that WRED drops rather
   // than marks them (seed 001 §2.3). Ignored when the host is not ECN-capable.
   bool ect = true;
+  // Whether the NIC calls OnSent after every data packet. An algorithm whose
+  // OnSent never changes anything clears it in OnStart: the call and the
+  // NIC's re-reading of this state after it are then skipped (a per-packet
+  // saving; the outcome is the same).
+  bool wants_sent = true;
   // Timers the algorithm wants: timer i fires OnTimer(i) at timer_at[i]
   // (kTimeMax = off). Algorithms set them with SetTimer, which also counts in
   // timer_sets: the NIC compares timer_at with its values before a call, and

@@ -102,6 +102,8 @@ void Dcqcn::OnStart(Time now, CcState& s) {
   bytes_ = 0;
   s.timer_at.fill(kTimeMax);
   ++s.timer_sets;
+  // Without a byte counter OnSent does nothing (HPCC's model): not called.
+  s.wants_sent = p_.byte_counter > 0;
   s.window_bytes = 0;  // rate-based only
   Publish(s);
 }

@@ -144,7 +144,8 @@ PktId Nic::MakeDataPacket(Fabric& f, Flow& flow) {
   // Per-QP rate limiter (and segment pacing when congestion control asks for it).
   Pace(f, flow, pkt.size + static_cast<uint32_t>(f.ports[port_].ifg_bytes), pkt.payload);
   const uint32_t payload = pkt.payload;
-  RunCc(f, flow, [&](CongestionControl& cc, CcState& s) { cc.OnSent(f.now, payload, s); });
+  if (flow.cc.wants_sent)
+    RunCc(f, flow, [&](CongestionControl& cc, CcState& s) { cc.OnSent(f.now, payload, s); });
   return id;
 }
 
