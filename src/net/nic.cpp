@@ -39,6 +39,10 @@ void Nic::Init(uint32_t host, PortId port, const HostConfig& cfg) {
   host_ = host;
   port_ = port;
   cfg_ = &cfg;
+  ctrl_prio_ = static_cast<uint8_t>(cfg.control_priority);
+  ctrl_dscp_ = cfg.dscp_of_priority[cfg.control_priority];
+  ack_bytes_ = static_cast<uint32_t>(cfg.header_bytes) + kAethBytes;
+  cnp_bytes_ = static_cast<uint32_t>(cfg.header_bytes) + kCnpReservedBytes;
 }
 
 void Nic::Pace(Fabric& f, Flow& flow, uint32_t wire, uint32_t payload) {
@@ -209,10 +213,9 @@ void Nic::SendControl(Fabric& f, const Flow& flow, PktType type, uint32_t psn, b
   }
   Packet& pkt = f.pool[id];
   pkt.type = type;
-  pkt.size = static_cast<uint32_t>(cfg_->header_bytes) +
-             (type == PktType::kCnp ? kCnpReservedBytes : kAethBytes);
-  pkt.priority = static_cast<uint8_t>(cfg_->control_priority);
-  pkt.dscp = cfg_->dscp_of_priority[cfg_->control_priority];
+  pkt.size = type == PktType::kCnp ? cnp_bytes_ : ack_bytes_;
+  pkt.priority = ctrl_prio_;
+  pkt.dscp = ctrl_dscp_;
   // A CNP carries ECN '01' (seed 000 §5); ACKs are not ECN-capable.
   pkt.ecn = type == PktType::kCnp ? kEct1 : kNotEct;
   pkt.ecn_echo = ecn_echo;
@@ -224,7 +227,7 @@ void Nic::SendControl(Fabric& f, const Flow& flow, PktType type, uint32_t psn, b
   pkt.psn = psn;
   pkt.sent = echo_ts;
   Port& p = f.ports[port_];
-  p.Enqueue(f.pool, cfg_->control_priority, id);
+  p.Enqueue(f.pool, ctrl_prio_, id);
   f.KickPort(port_);
 }
 
@@ -240,15 +243,8 @@ void Nic::OnAckTimer(Fabric& f, uint32_t id) {
   if (flow.since_ack > 0 && f.now >= flow.ack_due) SendAck(f, flow, kNoPkt);
 }
 
-void Nic::Receive(Fabric& f, PktId id) {
-  // A fault on this NIC's receive side (src/ops/slow_receiver.h).
-  if (fault.intercept) [[unlikely]] {
-    if (ops::InterceptReceive(f, host_, id)) return;
-  }
-  Deliver(f, id);
-}
-
-void Nic::Deliver(Fabric& f, PktId id) {
+// Deliver's body, inlined into Receive: one call less per received frame.
+[[gnu::always_inline]] inline void Nic::DeliverFrame(Fabric& f, PktId id) {
   const Packet& pkt = f.pool[id];
   if (pkt.type == PktType::kPause) {
     f.OnPauseFrame(port_, id);
@@ -279,6 +275,18 @@ void Nic::Deliver(Fabric& f, PktId id) {
       break;
   }
   f.pool.Free(id);
+}
+
+void Nic::Receive(Fabric& f, PktId id) {
+  // A fault on this NIC's receive side (src/ops/slow_receiver.h).
+  if (fault.intercept) [[unlikely]] {
+    if (ops::InterceptReceive(f, host_, id)) return;
+  }
+  DeliverFrame(f, id);
+}
+
+void Nic::Deliver(Fabric& f, PktId id) {
+  DeliverFrame(f, id);
 }
 
 void Nic::OnData(Fabric& f, PktId id) {

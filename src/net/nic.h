@@ -51,6 +51,7 @@ class Nic {
   NicFaultState fault;
 
  private:
+  void DeliverFrame(Fabric& f, PktId pkt);
   void OnData(Fabric& f, PktId pkt);
   void OnAck(Fabric& f, PktId pkt);
   void OnNak(Fabric& f, PktId pkt);
@@ -76,6 +77,11 @@ class Nic {
   uint32_t host_ = 0;
   PortId port_ = 0;
   const HostConfig* cfg_ = nullptr;
+  // From cfg_, for the per-ACK path (SendControl).
+  uint8_t ctrl_prio_ = 0;
+  uint8_t ctrl_dscp_ = 0;
+  uint32_t ack_bytes_ = 0;  // ACK / NAK frame: headers + AETH
+  uint32_t cnp_bytes_ = 0;  // CNP frame: headers + reserved bytes
   std::vector<uint32_t> active_;  // flows with packets to send, in round-robin order
   size_t rr_ = 0;
 };
