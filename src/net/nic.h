@@ -80,8 +80,8 @@ class Nic {
   // From cfg_, for the per-ACK path (SendControl).
   uint8_t ctrl_prio_ = 0;
   uint8_t ctrl_dscp_ = 0;
-  uint32_t ack_bytes_ = 0;  // ACK / NAK frame: headers + AETH
-  uint32_t cnp_bytes_ = 0;  // CNP frame: headers + reserved bytes
+  uint32_t ack_bytes_ = 0;        // ACK / NAK frame: headers + AETH
+  uint32_t cnp_bytes_ = 0;        // CNP frame: headers + reserved bytes
   std::vector<uint32_t> active_;  // flows with packets to send, in round-robin order
   size_t rr_ = 0;
 };
