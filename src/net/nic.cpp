@@ -170,38 +170,42 @@ PktId Nic::MakeDataPacket(Fabric& f, Flow& flow) {
 }
 
 PktId Nic::Dequeue(Fabric& f) {
+  // Control frames (most calls) take the short path; the QP scan, which
+  // needs many registers around MakeDataPacket, is out of line in DequeueData.
   Port& p = f.ports[port_];
-  PktId id = kNoPkt;
-  const int ctrl = cfg_->control_priority;
-  if (!p.queue[ctrl].Empty() && !p.Paused(ctrl, f.now)) {
-    id = p.DequeueFrom(f.pool, ctrl);
-  } else {
-    Time wake = kTimeMax;
-    if (!p.queue[ctrl].Empty()) wake = p.paused_until[ctrl];
-    const size_t n = active_.size();
-    for (size_t i = 0; i < n && id == kNoPkt; ++i) {
-      const size_t idx = (rr_ + i) % n;
-      Flow& flow = f.flows[active_[idx]];
-      if (p.Paused(flow.priority, f.now)) {
-        wake = std::min(wake, p.paused_until[flow.priority]);
-      } else if (flow.next_avail > f.now) {
-        wake = std::min(wake, flow.next_avail);
-      } else if (flow.window_bytes == 0 ||
-                 int64_t{flow.snd_nxt - flow.snd_una} * cfg_->mtu_bytes < flow.window_bytes) {
-        id = MakeDataPacket(f, flow);
-        rr_ = (idx + 1) % n;
-        if (flow.snd_nxt >= flow.packets) Deactivate(flow);
-      }
-      // A window-limited QP waits for an ACK, which re-kicks the port.
-    }
-    if (id == kNoPkt) {
-      if (wake != kTimeMax) f.ArmWake(port_, wake);
-      return kNoPkt;
-    }
-  }
-  Packet& pkt = f.pool[id];
+  const int ctrl = ctrl_prio_;
+  if (p.queue[ctrl].Empty() || p.Paused(ctrl, f.now)) return DequeueData(f, p);
   f.counters.injected_frames++;
-  if (pkt.type == PktType::kData) f.counters.injected_payload_bytes += pkt.payload;
+  return p.DequeueFrom(f.pool, ctrl);
+}
+
+PktId Nic::DequeueData(Fabric& f, Port& p) {
+  const int ctrl = ctrl_prio_;
+  PktId id = kNoPkt;
+  Time wake = kTimeMax;
+  if (!p.queue[ctrl].Empty()) wake = p.paused_until[ctrl];
+  const size_t n = active_.size();
+  for (size_t i = 0; i < n && id == kNoPkt; ++i) {
+    const size_t idx = (rr_ + i) % n;
+    Flow& flow = f.flows[active_[idx]];
+    if (p.Paused(flow.priority, f.now)) {
+      wake = std::min(wake, p.paused_until[flow.priority]);
+    } else if (flow.next_avail > f.now) {
+      wake = std::min(wake, flow.next_avail);
+    } else if (flow.window_bytes == 0 ||
+               int64_t{flow.snd_nxt - flow.snd_una} * cfg_->mtu_bytes < flow.window_bytes) {
+      id = MakeDataPacket(f, flow);
+      rr_ = (idx + 1) % n;
+      if (flow.snd_nxt >= flow.packets) Deactivate(flow);
+    }
+    // A window-limited QP waits for an ACK, which re-kicks the port.
+  }
+  if (id == kNoPkt) {
+    if (wake != kTimeMax) f.ArmWake(port_, wake);
+    return kNoPkt;
+  }
+  f.counters.injected_frames++;
+  f.counters.injected_payload_bytes += f.pool[id].payload;
   return id;
 }
 

@@ -61,6 +61,8 @@ class Nic {
                    Time echo_ts, PktId data);
   // ACKs every in-order packet so far; `data` (or kNoPkt) is the packet whose INT it echoes.
   void SendAck(Fabric& f, Flow& flow, PktId data);
+  // Dequeue when no control frame can go: the next data packet of a ready QP.
+  PktId DequeueData(Fabric& f, Port& p);
   PktId MakeDataPacket(Fabric& f, Flow& flow);
   // Rate limiter: sets flow.next_avail after a data packet of `wire` bytes.
   void Pace(Fabric& f, Flow& flow, uint32_t wire, uint32_t payload);
