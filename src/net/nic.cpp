@@ -45,7 +45,9 @@ void Nic::Init(uint32_t host, PortId port, const HostConfig& cfg) {
   cnp_bytes_ = static_cast<uint32_t>(cfg.header_bytes) + kCnpReservedBytes;
 }
 
-void Nic::Pace(Fabric& f, Flow& flow, uint32_t wire, uint32_t payload) {
+// Inlined into MakeDataPacket, its one caller (a call per data packet saved).
+[[gnu::always_inline]] inline void Nic::Pace(Fabric& f, Flow& flow, uint32_t wire,
+                                             uint32_t payload) {
   const uint32_t burst = flow.cc.burst_bytes;
   if (burst == 0) {
     flow.pace_from = f.now;
