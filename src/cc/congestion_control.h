@@ -39,6 +39,14 @@ struct CcState {
   // NIC's re-reading of this state after it are then skipped (a per-packet
   // saving; the outcome is the same).
   bool wants_sent = true;
+  // Which ACKs the NIC passes to OnAck; an algorithm that ignores some says so
+  // in OnStart and the NIC skips those calls (same outcome, a call less per ACK).
+  enum class AckCalls : uint8_t {
+    kAll,
+    kEcnEcho,  // only ACKs with ecn_echo: OnAck ignores the others
+    kNone,     // OnAck never changes anything
+  };
+  AckCalls ack_calls = AckCalls::kAll;
   // Timers the algorithm wants: timer i fires OnTimer(i) at timer_at[i]
   // (kTimeMax = off). Algorithms set them with SetTimer, which also counts in
   // timer_sets: the NIC compares timer_at with its values before a call, and

@@ -104,6 +104,9 @@ void Dcqcn::OnStart(Time now, CcState& s) {
   ++s.timer_sets;
   // Without a byte counter OnSent does nothing (HPCC's model): not called.
   s.wants_sent = p_.byte_counter > 0;
+  // OnAck reacts to ecn_echo in kAckEcnEcho mode only: other ACKs not passed.
+  s.ack_calls =
+      p_.mode == DcqcnMode::kAckEcnEcho ? CcState::AckCalls::kEcnEcho : CcState::AckCalls::kNone;
   s.window_bytes = 0;  // rate-based only
   Publish(s);
 }

@@ -351,23 +351,28 @@ void Nic::OnAck(Fabric& f, PktId id) {
   if (flow.Finished()) return;
   // Go-back-0: an ACK from before the restart acknowledges nothing sent since.
   if (cfg_->loss_recovery == LossRecovery::kGoBack0 && pkt.psn > flow.snd_nxt) return;
-  AckInfo ack;
-  ack.now = f.now;
+  uint32_t newly_acked = 0;
   if (pkt.psn > flow.snd_una) {
-    ack.newly_acked_bytes = PayloadBetween(flow, flow.snd_una, pkt.psn);
+    newly_acked = PayloadBetween(flow, flow.snd_una, pkt.psn);
     flow.snd_una = pkt.psn;
     flow.rto_deadline = f.now + cfg_->rto;
   }
-  ack.acked_psn = pkt.psn;
-  ack.next_psn = flow.snd_nxt;
-  ack.ecn_echo = pkt.ecn_echo;
-  ack.rtt = f.now - pkt.sent;
-  if (f.int_enabled) {
-    const IntStack& st = f.IntOf(id);
-    ack.hops = st.hops.data();
-    ack.num_hops = st.count;
+  const CcState::AckCalls calls = flow.cc.ack_calls;
+  if (calls == CcState::AckCalls::kAll || (calls == CcState::AckCalls::kEcnEcho && pkt.ecn_echo)) {
+    AckInfo ack;
+    ack.now = f.now;
+    ack.newly_acked_bytes = newly_acked;
+    ack.acked_psn = pkt.psn;
+    ack.next_psn = flow.snd_nxt;
+    ack.ecn_echo = pkt.ecn_echo;
+    ack.rtt = f.now - pkt.sent;
+    if (f.int_enabled) {
+      const IntStack& st = f.IntOf(id);
+      ack.hops = st.hops.data();
+      ack.num_hops = st.count;
+    }
+    RunCc(f, flow, [&](CongestionControl& cc, CcState& s) { cc.OnAck(ack, s); });
   }
-  RunCc(f, flow, [&](CongestionControl& cc, CcState& s) { cc.OnAck(ack, s); });
   if (flow.snd_una >= flow.packets) {
     Complete(f, flow);
   } else if (flow.active && flow.window_bytes > 0) {
