@@ -34,12 +34,32 @@ struct CcState {
   // start sends its first-RTT packets ECN-incapable so that WRED drops rather
   // than marks them (seed 001 §2.3). Ignored when the host is not ECN-capable.
   bool ect = true;
+  // Whether the NIC calls OnSent after every data packet. An algorithm whose
+  // OnSent never changes anything clears it in OnStart: the call and the
+  // NIC's re-reading of this state after it are then skipped (a per-packet
+  // saving; the outcome is the same).
+  bool wants_sent = true;
+  // Which ACKs the NIC passes to OnAck; an algorithm that ignores some says so
+  // in OnStart and the NIC skips those calls (same outcome, a call less per ACK).
+  enum class AckCalls : uint8_t {
+    kAll,
+    kEcnEcho,  // only ACKs with ecn_echo: OnAck ignores the others
+    kNone,     // OnAck never changes anything
+  };
+  AckCalls ack_calls = AckCalls::kAll;
   // Timers the algorithm wants: timer i fires OnTimer(i) at timer_at[i]
-  // (kTimeMax = off). The NIC reads these after every call and schedules any
-  // that changed; in OnTimer(i), timer_at[i] still holds the firing time, so
-  // an algorithm that does not re-arm it leaves it in the past (off).
+  // (kTimeMax = off). Algorithms set them with SetTimer, which also counts in
+  // timer_sets: the NIC compares timer_at with its values before a call, and
+  // schedules any that changed, only when the count moved (most calls set no
+  // timer). In OnTimer(i), timer_at[i] still holds the firing time, so an
+  // algorithm that does not re-arm it leaves it in the past (off).
   static constexpr int kMaxTimers = 4;
   std::array<Time, kMaxTimers> timer_at{kTimeMax, kTimeMax, kTimeMax, kTimeMax};
+  uint32_t timer_sets = 0;  // SetTimer calls so far
+  void SetTimer(int i, Time at) {
+    timer_at[i] = at;
+    ++timer_sets;
+  }
 };
 
 // One switch hop of HPCC in-band telemetry, stamped at dequeue.

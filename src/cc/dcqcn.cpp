@@ -101,6 +101,12 @@ void Dcqcn::OnStart(Time now, CcState& s) {
   t_stage_ = bc_stage_ = 0;
   bytes_ = 0;
   s.timer_at.fill(kTimeMax);
+  ++s.timer_sets;
+  // Without a byte counter OnSent does nothing (HPCC's model): not called.
+  s.wants_sent = p_.byte_counter > 0;
+  // OnAck reacts to ecn_echo in kAckEcnEcho mode only: other ACKs not passed.
+  s.ack_calls =
+      p_.mode == DcqcnMode::kAckEcnEcho ? CcState::AckCalls::kEcnEcho : CcState::AckCalls::kNone;
   s.window_bytes = 0;  // rate-based only
   Publish(s);
 }
@@ -163,7 +169,7 @@ void Dcqcn::OnCongestion(Time now, CcState& s) {
     // CNPs arrive before it.
     if (!decrease_pending_) {
       decrease_pending_ = true;
-      s.timer_at[kDecreaseTimer] = NextHpccCheckAfter(now);
+      s.SetTimer(kDecreaseTimer, NextHpccCheckAfter(now));
     }
     return;
   }
@@ -173,7 +179,7 @@ void Dcqcn::OnCongestion(Time now, CcState& s) {
     Decrease(now, s);
   } else if (!decrease_pending_) {
     decrease_pending_ = true;
-    s.timer_at[kDecreaseTimer] = next_decrease_ok_;
+    s.SetTimer(kDecreaseTimer, next_decrease_ok_);
   }
 }
 
@@ -189,9 +195,9 @@ void Dcqcn::Decrease(Time now, CcState& s) {
   t_stage_ = bc_stage_ = 0;
   bytes_ = 0;
   recovering_ = true;
-  s.timer_at[kIncreaseTimer] = now + p_.increase_timer;
+  s.SetTimer(kIncreaseTimer, now + p_.increase_timer);
   decrease_pending_ = false;
-  s.timer_at[kDecreaseTimer] = kTimeMax;
+  s.SetTimer(kDecreaseTimer, kTimeMax);
   next_decrease_ok_ = now + p_.decrease_interval;
   Publish(s);
 }
@@ -235,7 +241,7 @@ void Dcqcn::IncreaseEvent(bool from_timer, CcState& s) {
   // decrease resets, so stop the timer and byte counter (saves events).
   if (rc_ == line_ && rt_ == line_) {
     recovering_ = false;
-    s.timer_at[kIncreaseTimer] = kTimeMax;
+    s.SetTimer(kIncreaseTimer, kTimeMax);
   }
   Publish(s);
 }
@@ -256,16 +262,16 @@ void Dcqcn::OnTimer(Time now, int timer, CcState& s) {
   if (now < s.timer_at[timer]) return;
   if (timer == kIncreaseTimer) {
     if (!recovering_) {
-      s.timer_at[timer] = kTimeMax;
+      s.SetTimer(timer, kTimeMax);
       return;
     }
-    s.timer_at[timer] = now + p_.increase_timer;
+    s.SetTimer(timer, now + p_.increase_timer);
     IncreaseEvent(/*from_timer=*/true, s);
   } else if (timer == kDecreaseTimer) {
-    s.timer_at[timer] = kTimeMax;
+    s.SetTimer(timer, kTimeMax);
     if (decrease_pending_) Decrease(now, s);
   } else {
-    s.timer_at[timer] = kTimeMax;
+    s.SetTimer(timer, kTimeMax);
   }
 }
 

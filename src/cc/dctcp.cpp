@@ -12,6 +12,7 @@ constexpr double kPsPerSecond = static_cast<double>(kSecond);
 
 void Dctcp::OnStart(Time now, CcState& s) {
   (void)now;
+  s.wants_sent = false;  // OnSent is the no-op default: not called
   line_rate_ = static_cast<double>(s.line_rate_bps);
   base_rtt_ = s.base_rtt > 0 ? static_cast<double>(s.base_rtt) : 0.0;
   mtu_ = static_cast<double>(std::max(1, s.mtu_bytes));

@@ -12,6 +12,7 @@ constexpr double kPsPerSecond = static_cast<double>(kSecond);
 
 void Hpcc::OnStart(Time now, CcState& s) {
   (void)now;
+  s.wants_sent = false;  // OnSent is the no-op default: not called
   line_rate_ = static_cast<double>(s.line_rate_bps);
   min_rate_ = std::min(static_cast<double>(p_.min_rate_bps), line_rate_);
   t_ = s.base_rtt > 0 ? static_cast<double>(s.base_rtt) : 0.0;

@@ -57,7 +57,7 @@ void Ldcp::OnStart(Time now, CcState& s) {
     cw_ = bdp_;
     s.ect = true;
     const Time probe = p_.probe_interval > 0 ? p_.probe_interval : std::max<Time>(1, base_rtt_);
-    s.timer_at[kProbeTimer] = now + probe;
+    s.SetTimer(kProbeTimer, now + probe);
   } else {
     fast_start_ = p_.fast_start;
     cw_ = static_cast<double>(iw_);
@@ -161,7 +161,7 @@ void Ldcp::OnTimer(Time now, int timer, CcState& s) {
   cw_ = std::min(cw_, bdp_);
   if (max_cw_ > 0) cw_ = std::min(cw_, max_cw_);
   const Time probe = p_.probe_interval > 0 ? p_.probe_interval : std::max<Time>(1, base_rtt_);
-  s.timer_at[kProbeTimer] = now + probe;
+  s.SetTimer(kProbeTimer, now + probe);
   Publish(s);
 }
 

@@ -8,6 +8,7 @@ namespace rocesim {
 
 void Timely::OnStart(Time now, CcState& s) {
   (void)now;
+  s.wants_sent = false;  // OnSent is the no-op default: not called
   // Seed: "maxRate = line rate".
   max_rate_ = static_cast<double>(p_.max_rate_bps > 0 ? p_.max_rate_bps : s.line_rate_bps);
   min_rate_ = p_.min_rate_bps > 0 ? static_cast<double>(p_.min_rate_bps)

@@ -51,6 +51,7 @@ class Nic {
   NicFaultState fault;
 
  private:
+  void DeliverFrame(Fabric& f, PktId pkt);
   void OnData(Fabric& f, PktId pkt);
   void OnAck(Fabric& f, PktId pkt);
   void OnNak(Fabric& f, PktId pkt);
@@ -60,6 +61,8 @@ class Nic {
                    Time echo_ts, PktId data);
   // ACKs every in-order packet so far; `data` (or kNoPkt) is the packet whose INT it echoes.
   void SendAck(Fabric& f, Flow& flow, PktId data);
+  // Dequeue when no control frame can go: the next data packet of a ready QP.
+  PktId DequeueData(Fabric& f, Port& p);
   PktId MakeDataPacket(Fabric& f, Flow& flow);
   // Rate limiter: sets flow.next_avail after a data packet of `wire` bytes.
   void Pace(Fabric& f, Flow& flow, uint32_t wire, uint32_t payload);
@@ -76,6 +79,11 @@ class Nic {
   uint32_t host_ = 0;
   PortId port_ = 0;
   const HostConfig* cfg_ = nullptr;
+  // From cfg_, for the per-ACK path (SendControl).
+  uint8_t ctrl_prio_ = 0;
+  uint8_t ctrl_dscp_ = 0;
+  uint32_t ack_bytes_ = 0;        // ACK / NAK frame: headers + AETH
+  uint32_t cnp_bytes_ = 0;        // CNP frame: headers + reserved bytes
   std::vector<uint32_t> active_;  // flows with packets to send, in round-robin order
   size_t rr_ = 0;
 };

@@ -33,6 +33,7 @@ struct Flow {
   uint32_t snd_una = 0;      // oldest unacknowledged PSN
   uint32_t max_sent = 0;     // one past the highest PSN ever sent (retransmit accounting)
   int64_t rate_bps = 0;      // per-QP rate limiter (set by congestion control)
+  Time ps_per_byte = 0;      // 8e12 / rate_bps when exact, else 0 (NIC pacing shortcut)
   int64_t window_bytes = 0;  // in-flight cap; 0 = none (set by congestion control)
   Time next_avail = 0;       // rate limiter: earliest time of the next packet
   // Rate limiter reference: the next packet (or burst) may start one
