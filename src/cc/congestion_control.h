@@ -60,6 +60,10 @@ struct CcState {
     timer_at[i] = at;
     ++timer_sets;
   }
+  void ClearTimers() {
+    timer_at.fill(kTimeMax);
+    ++timer_sets;
+  }
 };
 
 // One switch hop of HPCC in-band telemetry, stamped at dequeue.

@@ -100,8 +100,7 @@ void Dcqcn::OnStart(Time now, CcState& s) {
   recovering_ = false;
   t_stage_ = bc_stage_ = 0;
   bytes_ = 0;
-  s.timer_at.fill(kTimeMax);
-  ++s.timer_sets;
+  s.ClearTimers();
   // Without a byte counter OnSent does nothing (HPCC's model): not called.
   s.wants_sent = p_.byte_counter > 0;
   // OnAck reacts to ecn_echo in kAckEcnEcho mode only: other ACKs not passed.

@@ -19,19 +19,10 @@ uint32_t PayloadBetween(const Flow& flow, uint32_t from, uint32_t to) {
   if (to == flow.packets && from < to) bytes += flow.last_payload;
   return static_cast<uint32_t>(bytes);
 }
-// Serialization cost per byte at `rate` when it is a whole number of
-// picoseconds (100, 50, 25 Gb/s ...), else 0.
-Time PsPerByte(int64_t rate) {
-  return (8 * kSecond) % rate == 0 ? 8 * kSecond / rate : 0;
-}
-
-// SerializationTime(bytes, flow.rate_bps) without its 128-bit division, which
-// every data packet paid: a product at an exact rate, else a 64-bit division,
-// which gives the same rounded-up result while bytes * 8e12 + rate fits.
+// SerializationTime(bytes, flow.rate_bps) without the 128-bit division that
+// every data packet paid.
 Time PacingTime(const Flow& flow, uint32_t bytes) {
-  if (flow.ps_per_byte != 0) return Time{bytes} * flow.ps_per_byte;
-  if (bytes <= 1'000'000) return (Time{bytes} * 8 * kSecond + flow.rate_bps - 1) / flow.rate_bps;
-  return SerializationTime(bytes, flow.rate_bps);
+  return SerializationTimeFast(bytes, flow.rate_bps, flow.ps_per_byte);
 }
 }  // namespace
 
@@ -82,7 +73,7 @@ void Nic::RunCc(Fabric& f, Flow& flow, Call&& call) {
   const int64_t rate = std::clamp<int64_t>(flow.cc.rate_bps, 1, line);
   if (rate != flow.rate_bps) {
     flow.rate_bps = rate;
-    flow.ps_per_byte = PsPerByte(rate);
+    flow.ps_per_byte = ExactPsPerByte(rate);
     // The next packet (or burst) is re-paced at the new rate; a burst under way
     // finishes at line rate.
     if (flow.max_sent > 0 && flow.burst_payload == 0)
@@ -109,7 +100,7 @@ void Nic::RunCc(Fabric& f, Flow& flow, Call&& call) {
 void Nic::StartFlow(Fabric& f, uint32_t id) {
   Flow& flow = f.flows[id];
   flow.rate_bps = f.ports[port_].rate_bps;
-  flow.ps_per_byte = PsPerByte(flow.rate_bps);
+  flow.ps_per_byte = ExactPsPerByte(flow.rate_bps);
   flow.next_avail = f.now;
   flow.cc.line_rate_bps = flow.rate_bps;
   flow.cc.mtu_bytes = cfg_->mtu_bytes;

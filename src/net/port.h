@@ -88,7 +88,7 @@ struct Port {
   }
   Time WireTime(int64_t frame_bytes) const {
     const int64_t bytes = frame_bytes + ifg_bytes;
-    return ps_per_byte ? bytes * ps_per_byte : SerializationTime(bytes, rate_bps);
+    return SerializationTimeFast(bytes, rate_bps, ps_per_byte);
   }
 };
 

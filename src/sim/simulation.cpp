@@ -130,7 +130,6 @@ void Simulation::Build() {
   f.ports.resize(next);
   std::vector<uint16_t> used(topo.num_nodes, 0);
   std::vector<std::vector<std::pair<uint16_t, uint32_t>>> adjacency(topo.num_nodes);
-  const int64_t ps_per_s = kSecond;
   for (const TopoLink& l : topo.links) {
     const PortId pa = f.nodes[l.a].first_port + used[l.a];
     const PortId pb = f.nodes[l.b].first_port + used[l.b];
@@ -143,7 +142,7 @@ void Simulation::Build() {
       p.delay = l.delay;
       p.ifg_bytes = scenario_.topology.ifg_bytes;
       p.loss_probability = l.error_rate;
-      p.ps_per_byte = (8 * ps_per_s) % l.rate_bps == 0 ? 8 * ps_per_s / l.rate_bps : 0;
+      p.ps_per_byte = ExactPsPerByte(l.rate_bps);
       adjacency[node].emplace_back(p.local, node == l.a ? l.b : l.a);
     }
   }
