@@ -323,9 +323,10 @@ traffic:
   for (Time t = 0; sim.Advance(t) && t <= sc.duration; t += 250 * kNanosecond) {
     for (PortId p = 0; p < f.ports.size(); ++p) {
       if (!f.nodes[f.ports[p].node].is_switch) continue;
-      for (PktId id = f.ports[p].wire.Head(); id != kNoPkt; id = f.pool[id].next)
-        if (f.pool[id].type == PktType::kPause)
-          pauses[p][f.pool[id].arrive] = static_cast<int>(f.pool[id].psn);
+      const Wire& w = f.ports[p].wire;
+      for (uint32_t i = 0; i < w.Count(); ++i)
+        if (f.pool[w.At(i)].type == PktType::kPause)
+          pauses[p][w.ArriveAt(i)] = static_cast<int>(f.pool[w.At(i)].psn);
     }
   }
   EXPECT_EQ(f.flows_finished, f.flows.size());

@@ -262,5 +262,46 @@ TEST(SwitchMmu, IncastShareFollowsAlpha) {
   EXPECT_NEAR(IncastSharePerPort(1.0 / 64), 128750, 2000);
 }
 
+// Switch::Forward's cut-through onto an idle port relies on PassesThrough
+// saying exactly when admitting a frame and releasing it at once would change
+// nothing observable: admitted into the shared buffer, no XOFF due with it
+// counted, no XOFF outstanding. Checked against the real sequence (Admit,
+// ShouldPause, Release) at every fill level of a lossless and a lossy PG,
+// including the reserve boundary, the threshold and headroom.
+TEST(SwitchMmu, PassesThroughMatchesAdmitThenRelease) {
+  for (const int prio : {kLossless, kLossy}) {
+    SwitchMmu mmu = MakeMmu(SmallConfig(0.5));
+    int checked_true = 0, checked_false = 0;
+    for (int fill = 0; fill < 40; ++fill) {
+      for (const int64_t bytes : {64, 700, 1000, 1500}) {
+        SwitchMmu probe = mmu;
+        const bool predicted = probe.PassesThrough(0, prio, bytes);
+        const int64_t total = probe.TotalBytes(), shared = probe.SharedUsed();
+        const int64_t pg = probe.PgBytes(0, prio), headroom = probe.PgHeadroom(0, prio);
+        const bool xoff_before = probe.Xoff(0, prio) != 0;
+        const bool admitted = probe.Admit(0, prio, bytes) == Admission::kAdmitted;
+        const bool pause_due = prio == kLossless && probe.ShouldPause(0, prio);
+        const bool admitted_shared = admitted && probe.PgHeadroom(0, prio) == headroom;
+        EXPECT_EQ(predicted, admitted_shared && !pause_due && !xoff_before)
+            << "prio " << prio << " fill " << fill << " bytes " << bytes;
+        if (predicted) {
+          probe.Release(0, prio, bytes);
+          EXPECT_EQ(probe.TotalBytes(), total);
+          EXPECT_EQ(probe.SharedUsed(), shared);
+          EXPECT_EQ(probe.PgBytes(0, prio), pg);
+          ++checked_true;
+        } else {
+          ++checked_false;
+        }
+      }
+      // Grow the PG by one frame (and mark XOFF when it is due, as the switch would).
+      if (mmu.Admit(0, prio, 1000) != Admission::kAdmitted) break;
+      if (prio == kLossless && mmu.ShouldPause(0, prio)) mmu.Xoff(0, prio) = 1;
+    }
+    EXPECT_GT(checked_true, 0) << "prio " << prio;
+    EXPECT_GT(checked_false, 0) << "prio " << prio;
+  }
+}
+
 }  // namespace
 }  // namespace rocesim

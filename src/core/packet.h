@@ -29,7 +29,7 @@ enum Ecn : uint8_t { kNotEct = 0b00, kEct1 = 0b01, kEct0 = 0b10, kCe = 0b11 };
 // §4.2, src/net/switch_flood.cpp); no fault-free path comes near 64 hops.
 constexpr uint8_t kDefaultTtl = 64;
 
-struct Packet {
+struct alignas(64) Packet {
   PktId next = kNoPkt;  // intrusive FIFO link
   PktType type = PktType::kData;
   uint8_t priority = 0;  // queue class at the current hop (from DSCP at switches)
@@ -50,12 +50,11 @@ struct Packet {
   uint32_t src = 0;       // source host
   uint32_t dst = 0;       // destination host
   uint32_t psn = 0;       // data: PSN; ACK/NAK: next expected PSN; pause: quanta
-  Time arrive = 0;        // while on a wire: when its last bit reaches the far end
   Time sent = 0;          // NIC transmit timestamp (echoed in ACKs for RTT)
   uint64_t flow_key = 0;  // five-tuple key for ECMP (Routing::FlowKey)
 };
 
-static_assert(sizeof(Packet) == 64, "a frame is one cache line: mind the padding");
+static_assert(sizeof(Packet) == 64, "a frame is one cache line");
 
 class PacketPool {
  public:

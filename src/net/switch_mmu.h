@@ -37,6 +37,13 @@ class SwitchMmu {
   // Per packet, so inline (below).
   Admission Admit(int port, int prio, int64_t bytes);
   void Release(int port, int prio, int64_t bytes);
+  // Whether a frame of `bytes` that leaves again at once (a cut-through:
+  // Switch::Forward onto an idle port) leaves every count as it found it and
+  // causes no PFC frame: Admit would take it into the shared buffer, a
+  // lossless PG would not be due for XOFF with it counted, and its PG has no
+  // XOFF outstanding (which the departure would re-examine). Same arithmetic
+  // as Admit and ShouldPause, without writing.
+  bool PassesThrough(int port, int prio, int64_t bytes) const;
 
   bool ShouldPause(int port, int prio) const {
     const PgState& g = pg_[Pg(port, prio)];
@@ -107,6 +114,22 @@ inline Admission SwitchMmu::Admit(int port, int prio, int64_t bytes) {
     return Admission::kDropHeadroom;
   }
   return Admission::kDropShared;
+}
+
+inline bool SwitchMmu::PassesThrough(int port, int prio, int64_t bytes) const {
+  const PgState& g = pg_[Pg(port, prio)];
+  if (g.xoff) return false;
+  const int64_t shared_before = SharedOf(g);
+  const int64_t shared_after = g.ingress + bytes > reserved_ ? g.ingress + bytes - reserved_ : 0;
+  const int64_t extra_shared = shared_after - shared_before;
+  if (extra_shared != 0 && !(static_cast<double>(shared_before) < Threshold() &&
+                             shared_used_ + extra_shared <= shared_pool_))
+    return false;
+  if (!lossless_[prio]) return true;
+  // ShouldPause with the frame counted.
+  const double threshold_after =
+      alpha_ * static_cast<double>(shared_pool_ - (shared_used_ + extra_shared));
+  return g.headroom_used == 0 && static_cast<double>(shared_after) < threshold_after;
 }
 
 inline void SwitchMmu::Release(int port, int prio, int64_t bytes) {

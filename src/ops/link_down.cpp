@@ -13,7 +13,7 @@ void LinkDown(Fabric& f, PortId port) {
     p.link_ops |= Port::kLinkHasFailed;
     // The wire's frames never arrive (their kLinkArrive events go stale).
     while (!p.wire.Empty()) {
-      const PktId id = p.wire.Pop(f.pool);
+      const PktId id = p.wire.Pop();
       if (f.pool[id].type == PktType::kPause || f.pool[id].type == PktType::kRcmNotify) {
         f.FreeControlFrame(id);
       } else {

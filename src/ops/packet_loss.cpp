@@ -32,8 +32,8 @@ bool OnFaultyLinkArrive(Fabric& f, PortId port) {
   const bool lose =
       st.every_nth > 0 ? ++st.seen % st.every_nth == 0 : f.fault_rng.Uniform() < st.probability;
   if (!lose) return false;
-  p.wire.Pop(f.pool);
-  if (!p.wire.Empty()) f.Schedule(p.wire.HeadArrive(), EventKind::kLinkArrive, port);
+  p.wire.Pop();
+  if (!p.wire.Empty()) f.ScheduleArrival(p.wire.HeadArrive(), port, p.wire.Head());
   f.CountDrop(id, DropCause::kInjectedLoss, p.peer);
   return true;
 }

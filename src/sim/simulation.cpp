@@ -127,6 +127,10 @@ void Simulation::Build() {
       throw BuildError(fmt::format(
           "topology: host node {} has {} links; rocesim models single-homed hosts", n, degree[n]));
   }
+  // A kLinkArrive event names its port in 24 bits (Fabric::ScheduleArrival).
+  if (next >= (1u << 24))
+    throw BuildError(
+        fmt::format("topology: {} ports; rocesim supports at most {}", next, 1u << 24));
   f.ports.resize(next);
   std::vector<uint16_t> used(topo.num_nodes, 0);
   std::vector<std::vector<std::pair<uint16_t, uint32_t>>> adjacency(topo.num_nodes);
@@ -380,7 +384,7 @@ void Simulation::Dispatch(const Event& e) {
   Fabric& f = fabric_;
   switch (e.kind) {
     case EventKind::kLinkArrive:
-      f.OnLinkArrive(e.target);
+      f.OnLinkArrive(e.arg);
       break;
     case EventKind::kPortWake:
       f.OnPortWake(e.target);
@@ -508,9 +512,10 @@ bool Simulation::Advance(Time until, const ProgressFn& progress) {
       return true;
     }
     f.now = e.time;
+    if (const Event* next = f.events.Peek(0)) f.Prefetch(*next);
     // The two per-frame kinds (all but ~1% of events) without a call.
     if (e.kind == EventKind::kLinkArrive) {
-      f.OnLinkArrive(e.target);
+      f.OnLinkArrive(e.arg);
     } else if (e.kind == EventKind::kPortWake) {
       f.OnPortWake(e.target);
     } else {
