@@ -86,7 +86,7 @@ TEST(Flooding, CopiesGoOutOfEveryPortButTheIngressInTheSameClass) {
   Fabric& f = sim->fabric();
   SwitchAt(f, kTor1).SetMacEntryMissing(3, true);
   // Hold the copies in their queues (the peers paused them) to see the buffer charge.
-  for (uint16_t l = 0; l < 5; ++l) f.ports[PortOf(f, kTor1, l)].paused_until[3] = kTimeMax;
+  for (uint16_t l = 0; l < 5; ++l) f.ports[PortOf(f, kTor1, l)].SetPausedUntil(3, kTimeMax, f.now);
   const PktId orig = MakeData(f, 3, kLosslessDscp, 10);
   SwitchAt(f, kTor1).Receive(f, PortOf(f, kTor1, kFromLa), orig);
 

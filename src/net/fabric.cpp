@@ -5,14 +5,14 @@
 namespace rocesim {
 
 [[gnu::always_inline]] inline bool Fabric::HasBacklog(const Port& p) const {
-  if (!p.control.Empty() || p.queued_frames > 0) return true;
+  if (p.control_frames != 0 || p.queued_frames > 0) return true;
   const Node& n = nodes[p.node];
   return !n.is_switch && nics[n.index].HasDataToSend();
 }
 
 [[gnu::always_inline]] inline PktId Fabric::NextFrame(PortId port) {
   Port& p = ports[port];
-  if (!p.control.Empty()) return p.control.Pop(pool);
+  if (p.control_frames != 0) return p.PopControl(pool);
   const Node& n = nodes[p.node];
   switch (n.kind) {
     case NodeKind::kSharedBuffer:
@@ -45,32 +45,35 @@ void Fabric::Transmit(PortId port) {
 
 void Fabric::OnLinkArrive(PortId port) {
   Port& p = ports[port];
+  const uint8_t link_ops = p.link_ops;
   // A link that failed (stale arrival events) or loses frames (src/ops/).
-  if (p.link_ops) [[unlikely]] {
+  if (link_ops) [[unlikely]] {
     if (ops::OnFaultyLinkArrive(*this, port)) return;
   }
   const PktId id = p.wire.Pop();
   if (!p.wire.Empty()) ScheduleArrival(p.wire.HeadArrive(), port, p.wire.Head());
   const PortId in = p.peer;
   // A frame corrupted on the wire fails its FCS check at the receiver.
-  if (p.loss_probability > 0 && link_rng.Uniform() < p.loss_probability) {
-    if (pool[id].type == PktType::kRcmNotify) {  // not host traffic: lost uncounted
-      FreeControlFrame(id);
+  if (link_ops & Port::kLinkErrors) [[unlikely]] {
+    if (link_rng.Uniform() < p.loss_probability) {
+      if (pool[id].type == PktType::kRcmNotify) {  // not host traffic: lost uncounted
+        FreeControlFrame(id);
+        return;
+      }
+      CountDrop(id, DropCause::kLinkError, in);
       return;
     }
-    CountDrop(id, DropCause::kLinkError, in);
-    return;
   }
-  const Node& n = nodes[ports[in].node];
-  switch (n.kind) {
+  // The receiving node, from the transmitting port: no read of the peer port.
+  switch (static_cast<NodeKind>(p.rx_kind)) {
     case NodeKind::kSharedBuffer:
-      switches[n.index].Receive(*this, in, id);
+      switches[p.rx_index].Receive(*this, in, id);
       break;
     case NodeKind::kCioq:
-      cioq_switches[n.index].Receive(*this, in, id);
+      cioq_switches[p.rx_index].Receive(*this, in, id);
       break;
     case NodeKind::kHost:
-      nics[n.index].Receive(*this, id);
+      nics[p.rx_index].Receive(*this, id);
       break;
   }
 }
@@ -83,7 +86,7 @@ void Fabric::SendPause(PortId port, int prio, int quanta) {
   pkt.priority = static_cast<uint8_t>(prio);
   pkt.psn = static_cast<uint32_t>(quanta);
   Port& p = ports[port];
-  p.control.Push(pool, id);
+  p.PushControl(pool, id);
   p.counters.pause_sent++;
   counters.pause_sent++;
   KickPort(port);
@@ -106,7 +109,7 @@ void Fabric::SendRcmNotification(PortId port, int prio, const RcmNotification& n
   pkt.priority = static_cast<uint8_t>(prio);
   pkt.psn = slot;
   Port& p = ports[port];
-  p.control.Push(pool, id);
+  p.PushControl(pool, id);
   counters.rcm_notifications_sent++;
   counters.rcm_notification_bytes += pkt.size;
   KickPort(port);
@@ -132,10 +135,10 @@ void Fabric::OnPauseFrame(PortId port, PktId id) {
   // Paused time is accounted up to the moment the pause is replaced.
   if (p.paused_until[prio] > now) p.counters.paused_time -= p.paused_until[prio] - now;
   if (quanta == 0) {
-    p.paused_until[prio] = now;
+    p.SetPausedUntil(prio, now, now);
   } else {
     // One quantum is 512 bit times at the port's speed.
-    p.paused_until[prio] = now + SerializationTime(int64_t{quanta} * 64, p.rate_bps);
+    p.SetPausedUntil(prio, now + SerializationTime(int64_t{quanta} * 64, p.rate_bps), now);
     p.counters.paused_time += p.paused_until[prio] - now;
   }
   pool.Free(id);

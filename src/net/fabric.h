@@ -104,7 +104,7 @@ struct Fabric {
   // queue and KickPort, with the same outcome (bench/NOTES.md, fourth
   // session); the caller adds what its own dequeue step would check.
   bool CanCutThrough(const Port& p) const {
-    return now >= p.busy_until && p.queued_frames == 0 && p.control.Empty() && !p.tx_hold;
+    return now >= p.busy_until && p.queued_frames == 0 && p.control_frames == 0 && !p.tx_hold;
   }
   // Puts frame `id` of `size` bytes on `port`'s wire now: the transmitter is
   // busy for its serialization, and it lands a link delay after its last bit.

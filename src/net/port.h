@@ -30,51 +30,72 @@ struct PortCounters {
   uint64_t cnps_received = 0;
 };
 
-struct Port {
-  uint32_t node = 0;   // owning node id
-  PortId peer = 0;     // the port at the other end of the link
-  uint16_t local = 0;  // index among the owning node's ports
-  int64_t rate_bps = 0;
-  Time delay = 0;
-  Time ps_per_byte = 0;  // exact serialization cost per byte when integral, else 0
-  int ifg_bytes = 0;
-  // Faults (src/ops/), beside the fields the per-frame paths read anyway:
-  // link_ops non-zero when arrivals on this port's link need src/ops/ —
-  // kLinkHasFailed (stays set: stale arrival events may follow), kLinkLossy;
-  // link_down: a link_down fault, nothing crosses this link;
-  // tx_hold: the transmitter starts nothing (its link is down, or it is the
-  // NIC of a dead server, src/ops/mac_entry_loss.h).
+// Laid out for the per-frame paths (a frame hop waits on memory more than on
+// instructions, bench/NOTES.md): line 0 holds everything a frame's landing
+// and a cut-through departure read (transmitter, wire, flags), line 1 the
+// counters every departure bumps, line 2 the receiver's dispatch and the DWRR
+// deficits; pause deadlines, queues and fault state follow.
+struct alignas(64) Port {
+  // --- line 0
+  Time busy_until = 0;         // transmitter busy until then
+  Time delay = 0;              // propagation delay of the outgoing link
+  Wire wire;                   // frames on the wire, in arrival order
+  uint32_t queued_frames = 0;  // over all queues (not control)
+  uint32_t ps_per_byte = 0;    // exact serialization cost per byte when integral, else 0
+  PortId peer = 0;             // the port at the other end of the link
+  uint16_t ifg_bytes = 0;
+  uint16_t control_frames = 0;  // frames in `control`
+  // Faults (src/ops/): link_ops non-zero when arrivals on this port's link
+  // need more than the common path — kLinkHasFailed (stays set: stale
+  // arrival events may follow), kLinkLossy (a packet_loss fault), kLinkErrors
+  // (bit errors: loss_probability > 0); tx_hold: the transmitter starts
+  // nothing (its link is down, or it is the NIC of a dead server,
+  // src/ops/mac_entry_loss.h).
   uint8_t link_ops = 0;
-  bool link_down = false;
   bool tx_hold = false;
   static constexpr uint8_t kLinkHasFailed = 1;
   static constexpr uint8_t kLinkLossy = 2;
+  static constexpr uint8_t kLinkErrors = 4;
   // Bit p: a switch drops frames routed to egress queue p (a watchdog's
   // wd_drop, or every bit while the link is down; src/ops/).
   uint8_t drop_mask = 0;
-  uint8_t nonempty = 0;   // bit q: queue[q] holds a frame
-  uint8_t dwrr_next = 0;  // DWRR state (with deficit below)
-  bool dwrr_turn_started = false;
-  uint32_t queued_frames = 0;   // over all queues
-  double loss_probability = 0;  // per frame on the outgoing link (link errors)
-
-  // The fields every frame's transmission and arrival touch come first, so
-  // that they share the port's first cache lines (a frame hop is bound by
-  // memory latency, bench/NOTES.md); the per-priority arrays follow.
-  Time busy_until = 0;      // transmitter busy until then
-  Time wake_at = kTimeMax;  // earliest pending kPortWake
-  Wire wire;                // frames on the wire, in arrival order
-  PacketFifo control;       // MAC control (PFC) frames, sent before any queue
+  uint8_t nonempty = 0;  // bit q: queue[q] holds a frame
+  // Bit p: paused_until[p] was last set to a time after the moment it was
+  // set, so it may still lie ahead; clear: priority p is not paused. Spares
+  // the per-frame check a read of paused_until.
+  uint8_t pause_mask = 0;
+  uint8_t rx_kind = 0;  // NodeKind of the peer's node (Fabric::OnLinkArrive dispatches on it)
+  // --- line 1
   PortCounters counters;
-  std::array<Time, kNumPriorities> paused_until{};  // peer's pause on our queues
-  std::array<int32_t, kNumPriorities> deficit{};    // DWRR state
-  std::array<PacketFifo, kNumPriorities> queue;     // egress queues per priority
+  // --- line 2
+  uint32_t rx_index = 0;    // the peer's node's index in the vector of its kind
+  uint32_t node = 0;        // owning node id
+  Time wake_at = kTimeMax;  // earliest pending kPortWake
+  uint8_t dwrr_next = 0;    // DWRR state (with deficit below)
+  bool dwrr_turn_started = false;
+  uint16_t local = 0;      // index among the owning node's ports
+  bool link_down = false;  // a link_down fault: nothing crosses this link
   // PFC watchdog (src/ops/watchdog.h), touched only when one is configured.
   uint8_t wd_ignore = 0;    // bit p: pauses received for priority p are ignored
   uint8_t wd_drop = 0;      // bit p: a triggered watchdog drops frames for egress queue p
   uint16_t loss_fault = 0;  // packet_loss fault on this link: its index + 1 (0: none)
+  std::array<int32_t, kNumPriorities> deficit{};  // DWRR state
+  int64_t rate_bps = 0;
+  double loss_probability = 0;                      // per frame on the outgoing link (link errors)
+  std::array<Time, kNumPriorities> paused_until{};  // peer's pause on our queues
+  PacketFifo control;  // MAC control (PFC, RCM) frames, sent before any queue
+  std::array<PacketFifo, kNumPriorities> queue;  // egress queues per priority
 
-  bool Paused(int prio, Time now) const { return paused_until[prio] > now; }
+  bool Paused(int prio, Time now) const {
+    return (pause_mask >> prio & 1) && paused_until[prio] > now;
+  }
+  // Sets the peer's pause of priority `prio` to last until `until` (`now`
+  // or earlier: not paused).
+  void SetPausedUntil(int prio, Time until, Time now) {
+    paused_until[prio] = until;
+    const auto bit = static_cast<uint8_t>(1u << prio);
+    pause_mask = until > now ? pause_mask | bit : pause_mask & ~bit;
+  }
   void Enqueue(PacketPool& pool, int q, PktId id) {
     queue[q].Push(pool, id);
     ++queued_frames;
@@ -85,6 +106,14 @@ struct Port {
     --queued_frames;
     if (queue[q].Empty()) nonempty &= static_cast<uint8_t>(~(1u << q));
     return id;
+  }
+  void PushControl(PacketPool& pool, PktId id) {
+    control.Push(pool, id);
+    ++control_frames;
+  }
+  PktId PopControl(PacketPool& pool) {
+    --control_frames;
+    return control.Pop(pool);
   }
   Time WireTime(int64_t frame_bytes) const {
     const int64_t bytes = frame_bytes + ifg_bytes;

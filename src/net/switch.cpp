@@ -7,17 +7,20 @@ namespace rocesim {
 
 void Switch::Init(uint32_t node, PortId first_port, const SwitchConfig& cfg,
                   const std::vector<int64_t>& headroom_per_port, const std::vector<RedParams>& red,
-                  int max_frame_bytes, uint64_t seed) {
+                  int max_frame_bytes, uint64_t seed, uint32_t route_index, uint64_t route_salt) {
   node_ = node;
   first_port_ = first_port;
+  route_index_ = route_index;
+  route_salt_ = route_salt;
   cfg_ = &cfg;
-  dscp_to_priority_ = cfg.dscp_to_priority;
+  dscp_to_priority_ = cfg.dscp_to_priority.data();
   queue_limits_ = cfg.ecn.wred_drop_bytes > 0 || cfg.ecn.buf_max_bytes > 0;
   if (cfg.pfc.enabled)
     for (int p : cfg.pfc.priorities) lossless_[p] = true;
   mmu_.Init(cfg, headroom_per_port, lossless_);
   pfc_.Init(first_port, headroom_per_port.size(), cfg.pfc.quanta);
   egress_.Init(cfg, red, max_frame_bytes, Rng(seed, 0x5157000000ULL + node));
+  cut_through_ = egress_.CanPassThrough(false);
 }
 
 [[gnu::always_inline]] inline void Switch::Forward(Fabric& f, PortId in, PktId id, Packet& pkt,
@@ -48,8 +51,7 @@ void Switch::Init(uint32_t node, PortId first_port, const SwitchConfig& cfg,
   // with nothing queued, so the frame would be enqueued, dequeued at once and
   // put on the wire, its buffer taken and given back. Doing only the last
   // step gives the same state, counters and events.
-  if (f.CanCutThrough(egress) && !egress.Paused(prio, f.now) &&
-      egress_.CanPassThrough(f.int_enabled) &&
+  if (cut_through_ && f.CanCutThrough(egress) && !egress.Paused(prio, f.now) && !f.int_enabled &&
       mmu_.PassesThrough(local_in, prio, pkt.size - uncharged)) [[likely]] {
     pkt.in_port = static_cast<uint16_t>(local_in);
     pkt.priority = static_cast<uint8_t>(prio);
@@ -97,9 +99,8 @@ void Switch::Receive(Fabric& f, PortId in, PktId id) {
     return;
   }
   // Routing::SelectPort, inlined: this switch's ports start at first_port_.
-  const Routing& r = f.routing;
   Forward(f, in, id, pkt, prio,
-          first_port_ + r.SelectByKey(r.SwitchIndex(node_), pkt.dst, pkt.flow_key), 0);
+          first_port_ + f.routing.SelectByKey(route_index_, route_salt_, pkt.dst, pkt.flow_key), 0);
 }
 
 void Switch::ForwardTo(Fabric& f, PortId in, PktId id, int prio, PortId out, uint16_t uncharged) {

@@ -25,12 +25,13 @@ namespace rocesim {
 
 struct Fabric;
 
-class Switch {
+class alignas(64) Switch {
  public:
   // red: ECN parameters per local port; max_frame_bytes: the DWRR quantum unit.
+  // route_index / route_salt: the switch's index and ECMP salt in Routing.
   void Init(uint32_t node, PortId first_port, const SwitchConfig& cfg,
             const std::vector<int64_t>& headroom_per_port, const std::vector<RedParams>& red,
-            int max_frame_bytes, uint64_t seed);
+            int max_frame_bytes, uint64_t seed, uint32_t route_index, uint64_t route_salt);
 
   void Receive(Fabric& f, PortId in, PktId pkt);
   // Next frame to transmit on `out` (kNoPkt if none is eligible now).
@@ -67,21 +68,26 @@ class Switch {
   void Flood(Fabric& f, PortId in, PktId id, int prio);
   void CheckResume(Fabric& f, int local_port, int prio);
 
+  // What every frame reads, in the switch's first cache line (a hop waits
+  // on memory more than on instructions, bench/NOTES.md); the MMU's own
+  // per-frame fields fill the second.
   uint32_t node_ = 0;
   PortId first_port_ = 0;
+  uint32_t route_index_ = 0;  // this switch's index in Routing
+  // Receive takes the rare path when the decremented TTL is <= slow_ttl_: 0
+  // normally (expired), 255 while missing_macs_ is not empty (every packet).
+  uint8_t slow_ttl_ = 0;
+  bool queue_limits_ = false;  // cfg ecn.wred_drop_bytes or ecn.buf_max_bytes set
+  bool cut_through_ = false;   // egress_.CanPassThrough (RED never marks an empty queue)
+  uint64_t route_salt_ = 0;    // Routing::Salt(route_index_)
+  const uint8_t* dscp_to_priority_ = nullptr;  // cfg's table: one copy for all switches
+  std::array<bool, kNumPriorities> lossless_{};
   const SwitchConfig* cfg_ = nullptr;
   SwitchMmu mmu_;
-  std::array<bool, kNumPriorities> lossless_{};
-  // cfg dscp_to_priority, copied: read for every frame, one load fewer than via cfg_.
-  std::array<uint8_t, 64> dscp_to_priority_{};
-  bool queue_limits_ = false;  // cfg ecn.wred_drop_bytes or ecn.buf_max_bytes set
   EgressPolicy egress_;
   PfcSender pfc_;
-  // Attached hosts whose MAC entry is gone, sorted. Receive takes the rare
-  // path when the decremented TTL is <= slow_ttl_: 0 normally (expired),
-  // 255 while missing_macs_ is not empty (every packet).
+  // Attached hosts whose MAC entry is gone, sorted (slow_ttl_ above).
   std::vector<uint32_t> missing_macs_;
-  uint8_t slow_ttl_ = 0;
   std::vector<PortId> flood_ports_;  // scratch for Flood
 };
 

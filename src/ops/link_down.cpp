@@ -24,7 +24,7 @@ void LinkDown(Fabric& f, PortId port) {
     for (int q = 0; q < kNumPriorities; ++q) {
       if (p.paused_until[q] > f.now) {
         p.counters.paused_time -= p.paused_until[q] - f.now;
-        p.paused_until[q] = f.now;
+        p.SetPausedUntil(q, f.now, f.now);
       }
     }
     const Node& n = f.nodes[p.node];
@@ -46,7 +46,7 @@ void LinkUp(Fabric& f, PortId port) {
     p.tx_hold = !n.is_switch && f.nics[n.index].fault.dead;
     p.drop_mask = p.wd_drop;
     // PFC frames queued while down are out of date.
-    while (!p.control.Empty()) f.FreeControlFrame(p.control.Pop(f.pool));
+    while (!p.control.Empty()) f.FreeControlFrame(p.PopControl(f.pool));
     f.ops.Add(f.now, p.node, p.local, 0, "link_up");
   }
   f.KickPort(port);

@@ -30,7 +30,7 @@ void SwitchCheck(Fabric& f, PortId port, int prio) {
   }
   p.wd_ignore |= bit;
   p.counters.paused_time -= p.paused_until[prio] - f.now;
-  p.paused_until[prio] = f.now;
+  p.SetPausedUntil(prio, f.now, f.now);
   f.ops.watchdog_triggers++;
   f.ops.Add(f.now, p.node, p.local, prio, "watchdog_trigger");
   if (wd.action == WatchdogConfig::Action::kDrop) {

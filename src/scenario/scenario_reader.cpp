@@ -123,7 +123,7 @@ void Reader::ReadTopology(const Field& f, TopologyConfig& t) {
   if (auto v = m.Get("host_link")) ReadLink(*v, t.host_rate_bps, t.host_delay);
   if (auto v = m.Get("fabric_link")) ReadLink(*v, t.fabric_rate_bps, t.fabric_delay);
   if (auto v = m.Get("core_link")) ReadLink(*v, t.core_rate_bps, t.core_delay);
-  if (auto v = m.Get("ifg_bytes")) t.ifg_bytes = IntField(*v, 0, 1 << 20);
+  if (auto v = m.Get("ifg_bytes")) t.ifg_bytes = IntField(*v, 0, 1 << 12);
   if (auto v = m.Get("error_rate")) {
     if (t.kind == TopologyKind::kFile)
       Fail(*v, "a topology file gives each link its own error rate (its fifth column)");

@@ -144,11 +144,19 @@ void Simulation::Build() {
       p.local = used[node]++;
       p.rate_bps = l.rate_bps;
       p.delay = l.delay;
-      p.ifg_bytes = scenario_.topology.ifg_bytes;
+      p.ifg_bytes =
+          static_cast<uint16_t>(scenario_.topology.ifg_bytes);  // <= 4096 (scenario_reader)
       p.loss_probability = l.error_rate;
-      p.ps_per_byte = ExactPsPerByte(l.rate_bps);
+      if (l.error_rate > 0) p.link_ops |= Port::kLinkErrors;
+      const Time ps_per_byte = ExactPsPerByte(l.rate_bps);
+      p.ps_per_byte = ps_per_byte <= UINT32_MAX ? static_cast<uint32_t>(ps_per_byte) : 0;
       adjacency[node].emplace_back(p.local, node == l.a ? l.b : l.a);
     }
+  }
+  for (Port& p : f.ports) {
+    const Node& receiver = f.nodes[f.ports[p.peer].node];
+    p.rx_kind = static_cast<uint8_t>(receiver.kind);
+    p.rx_index = receiver.index;
   }
   f.link_rng = Rng(scenario_.seed, 0x11CE000000000000ULL);
   f.fault_rng = Rng(scenario_.seed, 0xFA17000000000000ULL);
@@ -185,7 +193,8 @@ void Simulation::Build() {
       continue;
     }
     Switch& s = f.switches[node.index];
-    s.Init(n, node.first_port, sw, headroom, port_red, dwrr_unit, scenario_.seed);
+    s.Init(n, node.first_port, sw, headroom, port_red, dwrr_unit, scenario_.seed, node.index,
+           f.routing.Salt(node.index));
     if (s.mmu().SharedPoolBytes() < 0)
       throw BuildError(fmt::format(
           "switch.buffer: {} bytes is too small for switch node {}: its reserved and PFC headroom "

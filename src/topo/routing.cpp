@@ -31,8 +31,7 @@ void Routing::Build(const std::vector<std::vector<std::pair<uint16_t, uint32_t>>
   // their routes everywhere else.
   std::vector<uint32_t> group_node;  // edge switch node per group
   std::map<uint32_t, uint32_t> group_of_node;
-  host_group_.assign(num_hosts_, 0);
-  host_port_.assign(num_hosts_, 0);
+  hosts_.assign(num_hosts_, HostRoute{});
   for (uint32_t h = 0; h < num_hosts_; ++h) {
     const auto& links = adjacency[host_nodes[h]];
     const bool attached = links.size() == 1 && switch_index[links[0].second] >= 0;
@@ -45,12 +44,12 @@ void Routing::Build(const std::vector<std::vector<std::pair<uint16_t, uint32_t>>
     const uint32_t edge = links[0].second;
     for (auto [port, v] : adjacency[edge])
       if (v == host_nodes[h]) {
-        host_port_[h] = port;
+        hosts_[h].port = port;
         break;
       }
     auto [it, fresh] = group_of_node.try_emplace(edge, static_cast<uint32_t>(group_node.size()));
     if (fresh) group_node.push_back(edge);
-    host_group_[h] = it->second;
+    hosts_[h].group = it->second;
   }
   num_groups_ = static_cast<uint32_t>(group_node.size());
   group_switch_.resize(num_groups_);
@@ -82,7 +81,7 @@ void Routing::Build(const std::vector<std::vector<std::pair<uint16_t, uint32_t>>
     for (uint32_t other : host_nodes)
       if (dist[other] < 0) {
         uint32_t target = 0;
-        while (host_group_[target] != g) ++target;
+        while (hosts_[target].group != g) ++target;
         throw std::runtime_error("topology: host node " + std::to_string(other) +
                                  " cannot reach host node " + std::to_string(host_nodes[target]));
       }

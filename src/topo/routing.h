@@ -34,23 +34,34 @@ class Routing {
   // Global port a switch forwards `pkt` to.
   uint32_t SelectPort(const Fabric& f, uint32_t node, const Packet& pkt) const;
   // Local port index chosen at switch `sw` for a packet with that flow key.
-  // Inline: every switch hop of every packet asks.
   uint16_t SelectByKey(uint32_t sw, uint32_t dst, uint64_t flow_key) const {
-    const uint32_t g = host_group_[dst];
-    if (group_switch_[g] == sw) return host_port_[dst];
-    const Entry& e = table_[static_cast<size_t>(sw) * num_groups_ + g];
+    return SelectByKey(sw, salt_[sw], dst, flow_key);
+  }
+  // The same with the switch's salt (Salt(sw)) at hand: the shared-buffer
+  // switch keeps it beside its other per-frame fields. Inline: every switch
+  // hop of every packet asks.
+  uint16_t SelectByKey(uint32_t sw, uint64_t salt, uint32_t dst, uint64_t flow_key) const {
+    const HostRoute host = hosts_[dst];
+    if (group_switch_[host.group] == sw) return host.port;
+    const Entry e = table_[static_cast<size_t>(sw) * num_groups_ + host.group];
     if (e.count == 1) return port_sets_[e.offset];
     // The switch's salt decorrelates its choice from its neighbours' (no polarisation).
-    const uint64_t h = Mix(flow_key ^ salt_[sw]);
-    return port_sets_[e.offset + h % e.count];
+    const uint64_t h = Mix(flow_key ^ salt);
+    // h % count; a fat tree's counts are powers of two, where a mask gives the
+    // same pick without a division.
+    const uint32_t count = e.count;
+    const uint64_t pick = (count & (count - 1)) == 0 ? h & (count - 1) : h % count;
+    return port_sets_[e.offset + pick];
   }
+  // Switch `sw`'s ECMP hash salt.
+  uint64_t Salt(uint32_t sw) const { return salt_[sw]; }
   // The switch index of switch node `node` (what SelectByKey takes).
   uint32_t SwitchIndex(uint32_t node) const { return static_cast<uint32_t>(switch_index_[node]); }
   // Every local port on a shortest path from switch `sw` to host `dst`.
   std::span<const uint16_t> NextHops(uint32_t sw, uint32_t dst) const {
-    const uint32_t g = host_group_[dst];
-    if (group_switch_[g] == sw) return {&host_port_[dst], 1};
-    const Entry& e = table_[static_cast<size_t>(sw) * num_groups_ + g];
+    const HostRoute& host = hosts_[dst];
+    if (group_switch_[host.group] == sw) return {&host.port, 1};
+    const Entry& e = table_[static_cast<size_t>(sw) * num_groups_ + host.group];
     return {port_sets_.data() + e.offset, e.count};
   }
   // Local port index chosen at switch `sw` for a flow's five-tuple.
@@ -73,11 +84,16 @@ class Routing {
     uint32_t offset : 24;  // into port_sets_ (distinct sets only: small)
     uint32_t count : 8;    // equal-cost ports (Build rejects more than 255)
   };
+  // Where a host hangs off: its edge's group and the edge's local port to it
+  // (one load per hop for both).
+  struct HostRoute {
+    uint32_t group = 0;
+    uint16_t port = 0;
+  };
   uint32_t num_hosts_ = 0;
   uint32_t num_groups_ = 0;             // edge switches with hosts
   std::vector<int32_t> switch_index_;   // node -> switch index, -1 for hosts
-  std::vector<uint32_t> host_group_;    // host -> its edge's group
-  std::vector<uint16_t> host_port_;     // host -> local port of its edge switch to it
+  std::vector<HostRoute> hosts_;        // by host
   std::vector<uint32_t> group_switch_;  // group -> switch index of the edge
   std::vector<Entry> table_;            // [switch * num_groups + group], not for the edge
   std::vector<uint16_t> port_sets_;     // concatenated local port lists
