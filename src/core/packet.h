@@ -44,12 +44,14 @@ struct alignas(64) Packet {
   // it: a flooded copy carries only its share of the packet
   // (src/net/switch_flood.cpp); 0 everywhere else, reset when it leaves.
   uint16_t uncharged = 0;
-  uint32_t size = 0;      // frame bytes on the wire, preamble/IFG excluded
-  uint32_t payload = 0;   // RDMA payload bytes (data packets)
-  uint32_t flow = 0;      // flow / QP id
-  uint32_t src = 0;       // source host
-  uint32_t dst = 0;       // destination host
-  uint32_t psn = 0;       // data: PSN; ACK/NAK: next expected PSN; pause: quanta
+  uint32_t size = 0;     // frame bytes on the wire, preamble/IFG excluded
+  uint32_t payload = 0;  // RDMA payload bytes (data packets)
+  uint32_t flow = 0;     // flow / QP id
+  uint32_t src = 0;      // source host
+  uint32_t dst = 0;      // destination host
+  uint32_t psn = 0;      // data: PSN; ACK/NAK: next expected PSN; pause: quanta
+  // The flow route this frame follows (net/flow_routes.h), or UINT32_MAX.
+  uint32_t route = UINT32_MAX;
   Time sent = 0;          // NIC transmit timestamp (echoed in ACKs for RTT)
   uint64_t flow_key = 0;  // five-tuple key for ECMP (Routing::FlowKey)
 };

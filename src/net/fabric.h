@@ -15,6 +15,7 @@
 #include "core/packet.h"
 #include "core/rng.h"
 #include "net/cioq_switch.h"
+#include "net/flow_routes.h"
 #include "net/nic.h"
 #include "net/port.h"
 #include "net/switch.h"
@@ -66,6 +67,7 @@ struct Fabric {
   // Congestion control per flow (null: line rate, PFC only).
   std::vector<std::unique_ptr<CongestionControl>> cc;
   Routing routing;
+  FlowRoutes routes;  // per flow and direction, from `routing`
   // INT side table by packet id, kept only when some flow runs HPCC.
   bool int_enabled = false;
   ChunkedVector<IntStack> int_stacks;

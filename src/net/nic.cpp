@@ -99,6 +99,7 @@ void Nic::RunCc(Fabric& f, Flow& flow, Call&& call) {
 
 void Nic::StartFlow(Fabric& f, uint32_t id) {
   Flow& flow = f.flows[id];
+  f.routes.Compute(f, id);
   flow.rate_bps = f.ports[port_].rate_bps;
   flow.ps_per_byte = ExactPsPerByte(flow.rate_bps);
   flow.next_avail = f.now;
@@ -146,6 +147,7 @@ PktId Nic::MakeDataPacket(Fabric& f, Flow& flow) {
   pkt.dst = flow.dst;
   pkt.sport = flow.sport;
   pkt.flow_key = flow.data_key;
+  pkt.route = FlowRoutes::DataRoute(flow.id);
   pkt.psn = psn;
   pkt.sent = f.now;
   if (f.int_enabled) f.IntOf(id).count = 0;
@@ -221,6 +223,7 @@ void Nic::SendControl(Fabric& f, const Flow& flow, PktType type, uint32_t psn, b
   pkt.dst = flow.src;
   pkt.sport = flow.sport;
   pkt.flow_key = flow.reply_key;
+  pkt.route = FlowRoutes::ReplyRoute(flow.id);
   pkt.psn = psn;
   pkt.sent = echo_ts;
   Port& p = f.ports[port_];

@@ -11,6 +11,7 @@ void Switch::Init(uint32_t node, PortId first_port, const SwitchConfig& cfg,
   node_ = node;
   first_port_ = first_port;
   route_index_ = route_index;
+  num_ports_ = static_cast<uint32_t>(headroom_per_port.size());
   route_salt_ = route_salt;
   cfg_ = &cfg;
   dscp_to_priority_ = cfg.dscp_to_priority.data();
@@ -98,9 +99,13 @@ void Switch::Receive(Fabric& f, PortId in, PktId id) {
     ReceiveUnusual(f, in, id, prio);
     return;
   }
-  // Routing::SelectPort, inlined: this switch's ports start at first_port_.
-  Forward(f, in, id, pkt, prio,
-          first_port_ + f.routing.SelectByKey(route_index_, route_salt_, pkt.dst, pkt.flow_key), 0);
+  // The flow's cached route (net/flow_routes.h) says where a frame of a known
+  // flow goes: its hop index is the hops its TTL lost before this one.
+  PortId out;
+  if (!f.routes.Lookup(pkt.route, kDefaultTtl - 1u - pkt.ttl, first_port_, num_ports_, &out))
+      [[unlikely]]
+    out = first_port_ + f.routing.SelectByKey(route_index_, route_salt_, pkt.dst, pkt.flow_key);
+  Forward(f, in, id, pkt, prio, out, 0);
 }
 
 void Switch::ForwardTo(Fabric& f, PortId in, PktId id, int prio, PortId out, uint16_t uncharged) {

@@ -74,6 +74,7 @@ class alignas(64) Switch {
   uint32_t node_ = 0;
   PortId first_port_ = 0;
   uint32_t route_index_ = 0;  // this switch's index in Routing
+  uint32_t num_ports_ = 0;
   // Receive takes the rare path when the decremented TTL is <= slow_ttl_: 0
   // normally (expired), 255 while missing_macs_ is not empty (every packet).
   uint8_t slow_ttl_ = 0;

@@ -261,6 +261,7 @@ void Simulation::BuildFlows() {
   }
   // Arrivals are a cursor over flows sorted by start time: one pending event,
   // however many flows the workload has.
+  f.routes.Resize(f.flows.size());
   start_order_.resize(f.flows.size());
   for (uint32_t i = 0; i < start_order_.size(); ++i) start_order_[i] = i;
   std::stable_sort(start_order_.begin(), start_order_.end(),
@@ -373,6 +374,9 @@ void Simulation::RecomputeRoutes(PortId port) {
     return;
   }
   f.routing = std::move(routing);
+  f.routes.NewEpoch();
+  for (const Flow& fl : f.flows)
+    if (fl.start <= f.now && !fl.Finished()) f.routes.Compute(f, fl.id);
   f.ops.Add(f.now, f.ports[port].node, f.ports[port].local, 0, "routes_recomputed");
 }
 

@@ -1,0 +1,89 @@
+// The per-flow route cache (net/flow_routes.h) that the shared-buffer switch
+// forwards by: a cached route is, hop by hop, exactly Routing::SelectByKey's
+// choice for the flow's destination and key, in both directions; Lookup
+// answers only for a current route and a port of the asking switch (stale
+// epochs, the wrong switch, hops past the route and frames without a route
+// fall back to the full lookup).
+#include <gtest/gtest.h>
+
+#include "scenario/scenario_reader.h"
+#include "sim/simulation.h"
+
+namespace rocesim {
+namespace {
+
+constexpr const char* kFatTree = R"(
+topology: {type: fat_tree, k: 4}
+traffic:
+  - type: flows
+    flows:
+      - {src: 0, dst: 15, size: 10KB, start: 0us}
+      - {src: 0, dst: 1, size: 10KB, start: 0us}
+      - {src: 6, dst: 4, size: 10KB, start: 0us}
+)";
+
+// Hop-by-hop forwarding with the routing tables, as Lookup's fallback does.
+std::vector<PortId> Walk(const Fabric& f, uint32_t src, uint32_t dst, uint64_t key) {
+  std::vector<PortId> out;
+  PortId port = f.nics[src].port();
+  for (;;) {
+    const Node& next = f.nodes[f.ports[f.ports[port].peer].node];
+    if (!next.is_switch) return out;
+    port = next.first_port + f.routing.SelectByKey(next.index, dst, key);
+    out.push_back(port);
+  }
+}
+
+TEST(FlowRoutes, CachedRoutesMatchHopByHopEcmpBothWays) {
+  Simulation sim(ParseScenarioText(kFatTree, "t.yaml", "", {}, std::nullopt));
+  Fabric& f = sim.fabric();
+  for (const Flow& fl : f.flows) {
+    f.routes.Compute(f, fl.id);
+    for (const bool data : {true, false}) {
+      const uint32_t route = data ? FlowRoutes::DataRoute(fl.id) : FlowRoutes::ReplyRoute(fl.id);
+      const std::vector<PortId> expect =
+          data ? Walk(f, fl.src, fl.dst, fl.data_key) : Walk(f, fl.dst, fl.src, fl.reply_key);
+      ASSERT_FALSE(expect.empty());
+      for (uint32_t hop = 0; hop < expect.size(); ++hop) {
+        const Node& sw = f.nodes[f.ports[expect[hop]].node];
+        PortId out = 0;
+        ASSERT_TRUE(f.routes.Lookup(route, hop, sw.first_port, sw.num_ports, &out))
+            << "flow " << fl.id << " hop " << hop;
+        EXPECT_EQ(out, expect[hop]) << "flow " << fl.id << " hop " << hop;
+      }
+      // Past the end of the route: nothing cached.
+      const Node& last = f.nodes[f.ports[expect.back()].node];
+      PortId out = 0;
+      EXPECT_FALSE(f.routes.Lookup(route, static_cast<uint32_t>(expect.size()), last.first_port,
+                                   last.num_ports, &out));
+    }
+  }
+}
+
+TEST(FlowRoutes, LookupDeclinesWrongSwitchStaleEpochAndNoRoute) {
+  Simulation sim(ParseScenarioText(kFatTree, "t.yaml", "", {}, std::nullopt));
+  Fabric& f = sim.fabric();
+  const Flow& fl = f.flows[0];  // 0 -> 15: five switches
+  f.routes.Compute(f, fl.id);
+  const std::vector<PortId> path = Walk(f, fl.src, fl.dst, fl.data_key);
+  ASSERT_EQ(path.size(), 5u);
+  const Node& edge = f.nodes[f.ports[path[0]].node];
+  const Node& agg = f.nodes[f.ports[path[1]].node];
+  const uint32_t route = FlowRoutes::DataRoute(fl.id);
+  PortId out = 0;
+  EXPECT_TRUE(f.routes.Lookup(route, 0, edge.first_port, edge.num_ports, &out));
+  // The same hop index asked at another switch (a frame off its route).
+  EXPECT_FALSE(f.routes.Lookup(route, 0, agg.first_port, agg.num_ports, &out));
+  EXPECT_FALSE(f.routes.Lookup(route, 1, edge.first_port, edge.num_ports, &out));
+  EXPECT_FALSE(f.routes.Lookup(FlowRoutes::kNone, 0, edge.first_port, edge.num_ports, &out));
+  EXPECT_FALSE(f.routes.Lookup(route, FlowRoute::kMaxHops, edge.first_port, edge.num_ports, &out));
+  // New routing tables: stale until computed again.
+  f.routes.NewEpoch();
+  EXPECT_FALSE(f.routes.Lookup(route, 0, edge.first_port, edge.num_ports, &out));
+  f.routes.Compute(f, fl.id);
+  EXPECT_TRUE(f.routes.Lookup(route, 0, edge.first_port, edge.num_ports, &out));
+  EXPECT_EQ(out, path[0]);
+}
+
+}  // namespace
+}  // namespace rocesim
