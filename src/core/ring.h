@@ -49,9 +49,13 @@ class Ring {
   }
   T PopFront() {
     const T v = buf_[head_];
+    DropFront();
+    return v;
+  }
+  // Removes the oldest entry without reading it.
+  void DropFront() {
     head_ = (head_ + 1) & mask_;
     --count_;
-    return v;
   }
 
  private:

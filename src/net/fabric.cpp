@@ -43,15 +43,24 @@ void Fabric::Transmit(PortId port) {
   if (HasBacklog(p)) ArmWake(port, p.busy_until);
 }
 
-void Fabric::OnLinkArrive(PortId port) {
+void Fabric::OnLinkArrive(PortId port, PktId pkt_id) {
   Port& p = ports[port];
   const uint8_t link_ops = p.link_ops;
+  PktId id = pkt_id;  // the wire's head, as its event says
   // A link that failed (stale arrival events) or loses frames (src/ops/).
   if (link_ops) [[unlikely]] {
     if (ops::OnFaultyLinkArrive(*this, port)) return;
+    // Whatever the event named: the frame now at the head lands (a stale
+    // event of a failed link may name a frame long gone).
+    id = p.wire.Head();
   }
-  const PktId id = p.wire.Pop();
-  if (!p.wire.Empty()) ScheduleArrival(p.wire.HeadArrive(), port, p.wire.Head());
+  p.wire.Drop();
+  if (!p.wire.Empty()) {
+    // The next frame lands a frame time from now: fetch its packet meanwhile.
+    const PktId next = p.wire.Head();
+    ScheduleArrival(p.wire.HeadArrive(), port, next);
+    __builtin_prefetch(&pool[next]);
+  }
   const PortId in = p.peer;
   // A frame corrupted on the wire fails its FCS check at the receiver.
   if (link_ops & Port::kLinkErrors) [[unlikely]] {

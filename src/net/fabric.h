@@ -118,8 +118,8 @@ struct Fabric {
   // Ensures a kPortWake for `port` no later than `t`.
   void ArmWake(PortId port, Time t);
   void OnPortWake(PortId port);
-  // The frame at the head of `port`'s wire reaches the far end.
-  void OnLinkArrive(PortId port);
+  // Frame `id`, at the head of `port`'s wire, reaches the far end.
+  void OnLinkArrive(PortId port, PktId id);
   // Fetches what event `e` names (its port, its frame) into the cache while
   // the loop runs the event before it: a frame hop waits on memory more than
   // on instructions (what it reads was last touched about a link delay ago;

@@ -28,6 +28,9 @@ class Wire {
   void Push(PktId id, Time arrive) { frames_.PushBack(Slot{arrive, id}); }
   // Removes the head frame (the wire must not be empty).
   PktId Pop() { return frames_.PopFront().id; }
+  // The same when the caller knows the head frame (its kLinkArrive names it):
+  // its entry, written a link delay ago and cold by now, is not read.
+  void Drop() { frames_.DropFront(); }
 
  private:
   struct Slot {

@@ -397,7 +397,7 @@ void Simulation::Dispatch(const Event& e) {
   Fabric& f = fabric_;
   switch (e.kind) {
     case EventKind::kLinkArrive:
-      f.OnLinkArrive(e.arg);
+      f.OnLinkArrive(e.arg, e.target);
       break;
     case EventKind::kPortWake:
       f.OnPortWake(e.target);
@@ -528,7 +528,7 @@ bool Simulation::Advance(Time until, const ProgressFn& progress) {
     if (const Event* next = f.events.Peek(0)) f.Prefetch(*next);
     // The two per-frame kinds (all but ~1% of events) without a call.
     if (e.kind == EventKind::kLinkArrive) {
-      f.OnLinkArrive(e.arg);
+      f.OnLinkArrive(e.arg, e.target);
     } else if (e.kind == EventKind::kPortWake) {
       f.OnPortWake(e.target);
     } else {
