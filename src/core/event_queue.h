@@ -108,8 +108,14 @@ class EventQueue {
   static constexpr size_t kMask = kBuckets - 1;
   static constexpr size_t kWords = kBuckets / 64;
   static constexpr uint32_t kNil = UINT32_MAX;
-  // A small bucket is sorted by insertion; a crowded one by std::stable_sort.
-  static constexpr size_t kInsertionSortMax = 32;
+  // A bucket of up to 8 events is sorted by insertion alone; up to 64 events
+  // are first spread stably over 32 sub-slots of 32 ps by counting (linear,
+  // no data-dependent branch) so that the insertion pass finds them nearly in
+  // order; more (rare) go to std::stable_sort. Buckets hold ~5 events on the
+  // k8 benchmark, ~14 (up to ~30) on fat320 with its 400G links.
+  static constexpr size_t kInsertionSortMax = 8;
+  static constexpr size_t kCountingSortMax = 64;
+  static constexpr int kSubSlotBits = 5;
 
   [[gnu::noinline]] uint32_t NewNode() {
     nodes_.emplace_back();
@@ -198,9 +204,12 @@ class EventQueue {
   void SortByTimeStable() {
     Event* const a = current_.data() + read_;
     const size_t n = current_.size() - read_;
-    if (n > kInsertionSortMax) [[unlikely]] {
-      std::stable_sort(a, a + n, [](const Event& x, const Event& y) { return x.time < y.time; });
-      return;
+    if (n > kInsertionSortMax) {
+      if (n > kCountingSortMax) [[unlikely]] {
+        std::stable_sort(a, a + n, [](const Event& x, const Event& y) { return x.time < y.time; });
+        return;
+      }
+      SpreadOverSubSlots(a, n);
     }
     for (size_t i = 1; i < n; ++i) {
       if (a[i - 1].time <= a[i].time) continue;  // already in place (the common case)
@@ -212,6 +221,19 @@ class EventQueue {
       } while (j > 0 && a[j - 1].time > e.time);
       a[j] = e;
     }
+  }
+
+  // Stable counting sort of a[0, n) by the sub-slot of the bucket their time
+  // falls in: the same order as sorting by time, but for events of one sub-slot.
+  static void SpreadOverSubSlots(Event* a, size_t n) {
+    constexpr int kShift = kBucketBits - kSubSlotBits;
+    constexpr size_t kSlots = size_t{1} << kSubSlotBits;
+    std::array<uint8_t, kSlots + 1> start{};
+    for (size_t i = 0; i < n; ++i) ++start[((a[i].time >> kShift) & (kSlots - 1)) + 1];
+    for (size_t s = 1; s <= kSlots; ++s) start[s] += start[s - 1];
+    std::array<Event, kCountingSortMax> spread;
+    for (size_t i = 0; i < n; ++i) spread[start[(a[i].time >> kShift) & (kSlots - 1)]++] = a[i];
+    std::copy(spread.begin(), spread.begin() + static_cast<std::ptrdiff_t>(n), a);
   }
 
   // The absolute index of the first occupied ring bucket after the cursor,
