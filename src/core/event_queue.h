@@ -98,11 +98,6 @@ class EventQueue {
     return true;
   }
   uint64_t Scheduled() const { return pushes_; }
-  // The event that will come out k-th after the next if it is already in the
-  // drained bucket (a hint for prefetching), else null.
-  const Event* Peek(size_t k) const {
-    return read_ + k < current_.size() ? &current_[read_ + k] : nullptr;
-  }
 
  private:
   static constexpr size_t kMask = kBuckets - 1;

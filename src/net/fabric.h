@@ -120,11 +120,6 @@ struct Fabric {
   void OnPortWake(PortId port);
   // Frame `id`, at the head of `port`'s wire, reaches the far end.
   void OnLinkArrive(PortId port, PktId id);
-  // Fetches what event `e` names (its port, its frame) into the cache while
-  // the loop runs the event before it: a frame hop waits on memory more than
-  // on instructions (what it reads was last touched about a link delay ago;
-  // bench/NOTES.md).
-  void Prefetch(const Event& e) const;
 
   // PFC (IEEE 802.1Qbb): queue a pause frame for `prio` on `port`; quanta 0 is XON.
   void SendPause(PortId port, int prio, int quanta);
@@ -162,19 +157,6 @@ struct Fabric {
   PktId NextFrame(PortId port);
   bool HasBacklog(const Port& p) const;
 };
-
-inline void Fabric::Prefetch(const Event& e) const {
-  if (e.kind == EventKind::kLinkArrive) {
-    const char* p = reinterpret_cast<const char*>(&ports[e.arg]);
-    __builtin_prefetch(p);
-    __builtin_prefetch(p + 64);
-    __builtin_prefetch(&pool[e.target]);
-  } else if (e.kind == EventKind::kPortWake) {
-    const char* p = reinterpret_cast<const char*>(&ports[e.target]);
-    __builtin_prefetch(p);
-    __builtin_prefetch(p + 64);
-  }
-}
 
 inline void Fabric::Launch(PortId port, Port& p, PktId id, uint32_t size) {
   p.busy_until = now + p.WireTime(size);

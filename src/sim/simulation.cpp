@@ -525,7 +525,6 @@ bool Simulation::Advance(Time until, const ProgressFn& progress) {
       return true;
     }
     f.now = e.time;
-    if (const Event* next = f.events.Peek(0)) f.Prefetch(*next);
     // The two per-frame kinds (all but ~1% of events) without a call.
     if (e.kind == EventKind::kLinkArrive) {
       f.OnLinkArrive(e.arg, e.target);
