@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "net/switch_forward.h"
 #include "ops/mac_entry_loss.h"
 #include "scenario/scenario_reader.h"
 #include "sim/simulation.h"

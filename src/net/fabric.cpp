@@ -1,5 +1,6 @@
 #include "net/fabric.h"
 
+#include "net/switch_forward.h"
 #include "ops/watchdog.h"
 
 namespace rocesim {

@@ -158,7 +158,7 @@ struct Fabric {
   bool HasBacklog(const Port& p) const;
 };
 
-inline void Fabric::Launch(PortId port, Port& p, PktId id, uint32_t size) {
+[[gnu::always_inline]] inline void Fabric::Launch(PortId port, Port& p, PktId id, uint32_t size) {
   p.busy_until = now + p.WireTime(size);
   const Time arrive = p.busy_until + p.delay;
   p.counters.tx_frames++;
