@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "cc/cc_factory.h"
+#include "net/link_arrival.h"
 #include "ops/deadlock.h"
 #include "ops/link_down.h"
 #include "ops/mac_entry_loss.h"

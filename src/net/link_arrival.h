@@ -1,0 +1,57 @@
+// Fabric::OnLinkArrive, the landing of a frame (the event loop's most
+// frequent step): inline, with the shared-buffer switch's hop inside it
+// (net/switch_forward.h), so that the loop runs a whole hop without a call.
+// Included by the event loop (sim/simulation.cpp) and nothing else.
+#pragma once
+
+#include "net/fabric.h"
+#include "net/switch_forward.h"
+#include "ops/packet_loss.h"
+
+namespace rocesim {
+
+[[gnu::always_inline]] inline void Fabric::OnLinkArrive(PortId port, PktId pkt_id) {
+  Port& p = ports[port];
+  const uint8_t link_ops = p.link_ops;
+  PktId id = pkt_id;  // the wire's head, as its event says
+  // A link that failed (stale arrival events) or loses frames (src/ops/).
+  if (link_ops) [[unlikely]] {
+    if (ops::OnFaultyLinkArrive(*this, port)) return;
+    // Whatever the event named: the frame now at the head lands (a stale
+    // event of a failed link may name a frame long gone).
+    id = p.wire.Head();
+  }
+  p.wire.Drop();
+  if (!p.wire.Empty()) {
+    // The next frame lands a frame time from now: fetch its packet meanwhile.
+    const PktId next = p.wire.Head();
+    ScheduleArrival(p.wire.HeadArrive(), port, next);
+    __builtin_prefetch(&pool[next]);
+  }
+  const PortId in = p.peer;
+  // A frame corrupted on the wire fails its FCS check at the receiver.
+  if (link_ops & Port::kLinkErrors) [[unlikely]] {
+    if (link_rng.Uniform() < p.loss_probability) {
+      if (pool[id].type == PktType::kRcmNotify) {  // not host traffic: lost uncounted
+        FreeControlFrame(id);
+        return;
+      }
+      CountDrop(id, DropCause::kLinkError, in);
+      return;
+    }
+  }
+  // The receiving node, from the transmitting port: no read of the peer port.
+  switch (static_cast<NodeKind>(p.rx_kind)) {
+    case NodeKind::kSharedBuffer:
+      switches[p.rx_index].Receive(*this, in, id);
+      break;
+    case NodeKind::kCioq:
+      cioq_switches[p.rx_index].Receive(*this, in, id);
+      break;
+    case NodeKind::kHost:
+      nics[p.rx_index].Receive(*this, id);
+      break;
+  }
+}
+
+}  // namespace rocesim
