@@ -42,7 +42,7 @@ inline void EgressPolicy::Depart(Fabric& f, Port& p, int local, PktId id, int q)
     IntStack& st = f.IntOf(id);
     if (st.count < IntStack::kMaxHops)
       st.hops[st.count++] =
-          IntHop{f.now, p.counters.tx_bytes, static_cast<uint32_t>(p.queue[q].bytes), p.rate_bps};
+          IntHop{f.now, p.tx_bytes, static_cast<uint32_t>(p.queue[q].bytes), p.rate_bps};
   }
   // ECN on the instantaneous egress queue this packet leaves behind.
   if (ecn_enabled_ && (pkt.ecn == kEct0 || pkt.ecn == kEct1)) {

@@ -5,14 +5,14 @@
 namespace rocesim {
 
 [[gnu::always_inline]] inline bool Fabric::HasBacklog(const Port& p) const {
-  if (p.control_frames != 0 || p.queued_frames > 0) return true;
+  if (p.control_pending || p.queued_frames > 0) return true;
   const Node& n = nodes[p.node];
   return !n.is_switch && nics[n.index].HasDataToSend();
 }
 
 [[gnu::always_inline]] inline PktId Fabric::NextFrame(PortId port) {
   Port& p = ports[port];
-  if (p.control_frames != 0) return p.PopControl(pool);
+  if (p.control_pending) return p.PopControl(pool);
   const Node& n = nodes[p.node];
   switch (n.kind) {
     case NodeKind::kSharedBuffer:

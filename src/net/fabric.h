@@ -106,7 +106,7 @@ struct Fabric {
   // queue and KickPort, with the same outcome (bench/NOTES.md, fourth
   // session); the caller adds what its own dequeue step would check.
   bool CanCutThrough(const Port& p) const {
-    return now >= p.busy_until && p.queued_frames == 0 && p.control_frames == 0 && !p.tx_hold;
+    return now >= p.busy_until && p.queued_frames == 0 && !p.control_pending && !p.tx_hold;
   }
   // Puts frame `id` of `size` bytes on `port`'s wire now: the transmitter is
   // busy for its serialization, and it lands a link delay after its last bit.
@@ -161,8 +161,7 @@ struct Fabric {
 [[gnu::always_inline]] inline void Fabric::Launch(PortId port, Port& p, PktId id, uint32_t size) {
   p.busy_until = now + p.WireTime(size);
   const Time arrive = p.busy_until + p.delay;
-  p.counters.tx_frames++;
-  p.counters.tx_bytes += size;
+  p.tx_bytes += size;
   const bool wire_was_empty = p.wire.Empty();
   p.wire.Push(id, arrive);
   if (wire_was_empty) ScheduleArrival(arrive, port, id);

@@ -41,15 +41,15 @@ namespace rocesim {
     }
   }
   // The receiving node, from the transmitting port: no read of the peer port.
-  switch (static_cast<NodeKind>(p.rx_kind)) {
+  switch (static_cast<NodeKind>(p.RxKind())) {
     case NodeKind::kSharedBuffer:
-      switches[p.rx_index].Receive(*this, in, id);
+      switches[p.RxIndex()].Receive(*this, in, id);
       break;
     case NodeKind::kCioq:
-      cioq_switches[p.rx_index].Receive(*this, in, id);
+      cioq_switches[p.RxIndex()].Receive(*this, in, id);
       break;
     case NodeKind::kHost:
-      nics[p.rx_index].Receive(*this, id);
+      nics[p.RxIndex()].Receive(*this, id);
       break;
   }
 }

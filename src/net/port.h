@@ -16,25 +16,24 @@ namespace rocesim {
 
 using PortId = uint32_t;
 
+// Per-port counts for monitoring (counters.csv, seed 003 §6.2); the bytes
+// sent are Port::tx_bytes, beside the fields every departure touches.
 struct PortCounters {
-  uint64_t tx_frames = 0;
-  uint64_t tx_bytes = 0;
   uint64_t pause_sent = 0;      // XOFF and XON frames this port sent
   uint64_t pause_received = 0;  // frames that paused or resumed this port
   uint64_t ecn_marks = 0;
   uint64_t drops = 0;  // frames dropped on arrival at this (ingress) port
   Time paused_time = 0;
-  // Monitoring (counters.csv, seed 003 §6.2): the CNPs a host's NIC sent and
-  // received (drops by cause: Fabric::port_drops).
+  // The CNPs a host's NIC sent and received (drops by cause: Fabric::port_drops).
   uint64_t cnps_sent = 0;
   uint64_t cnps_received = 0;
 };
 
-// Laid out for the per-frame paths (a frame hop waits on memory more than on
-// instructions, bench/NOTES.md): line 0 holds everything a frame's landing
-// and a cut-through departure read (transmitter, wire, flags), line 1 the
-// counters every departure bumps, line 2 the receiver's dispatch and the DWRR
-// deficits; pause deadlines, queues and fault state follow.
+// Laid out for the per-frame paths (a frame hop waits on memory, mostly on
+// L1 misses, more than on instructions; bench/NOTES.md): line 0 holds all a
+// frame's landing reads (wire, receiver) and most of what a departure reads
+// (transmitter, flags); line 1 the rest of a departure (bytes sent, DWRR) and
+// of a wake-up; pause deadlines, queues, counters and fault state follow.
 struct alignas(64) Port {
   // --- line 0
   Time busy_until = 0;         // transmitter busy until then
@@ -43,8 +42,11 @@ struct alignas(64) Port {
   uint32_t queued_frames = 0;  // over all queues (not control)
   uint32_t ps_per_byte = 0;    // exact serialization cost per byte when integral, else 0
   PortId peer = 0;             // the port at the other end of the link
+  // The peer's node: its NodeKind in the top 2 bits, its index in the vector
+  // of its kind below (Fabric::OnLinkArrive dispatches on it without a read
+  // of the peer port).
+  uint32_t rx = 0;
   uint16_t ifg_bytes = 0;
-  uint16_t control_frames = 0;  // frames in `control`
   // Faults (src/ops/): link_ops non-zero when arrivals on this port's link
   // need more than the common path — kLinkHasFailed (stays set: stale
   // arrival events may follow), kLinkLossy (a packet_loss fault), kLinkErrors
@@ -64,28 +66,31 @@ struct alignas(64) Port {
   // set, so it may still lie ahead; clear: priority p is not paused. Spares
   // the per-frame check a read of paused_until.
   uint8_t pause_mask = 0;
-  uint8_t rx_kind = 0;  // NodeKind of the peer's node (Fabric::OnLinkArrive dispatches on it)
+  bool control_pending = false;  // `control` holds a frame
   // --- line 1
-  PortCounters counters;
-  // --- line 2
-  uint32_t rx_index = 0;    // the peer's node's index in the vector of its kind
-  uint32_t node = 0;        // owning node id
+  uint64_t tx_bytes = 0;    // bytes sent (frames, preamble/IFG excluded)
   Time wake_at = kTimeMax;  // earliest pending kPortWake
-  uint8_t dwrr_next = 0;    // DWRR state (with deficit below)
+  int64_t rate_bps = 0;
+  std::array<int32_t, kNumPriorities> deficit{};  // DWRR state
+  uint8_t dwrr_next = 0;                          // DWRR state
   bool dwrr_turn_started = false;
-  uint16_t local = 0;      // index among the owning node's ports
+  uint16_t local = 0;  // index among the owning node's ports
+  uint32_t node = 0;   // owning node id
+  // --- the rest
+  PortCounters counters;
   bool link_down = false;  // a link_down fault: nothing crosses this link
   // PFC watchdog (src/ops/watchdog.h), touched only when one is configured.
-  uint8_t wd_ignore = 0;    // bit p: pauses received for priority p are ignored
-  uint8_t wd_drop = 0;      // bit p: a triggered watchdog drops frames for egress queue p
-  uint16_t loss_fault = 0;  // packet_loss fault on this link: its index + 1 (0: none)
-  std::array<int32_t, kNumPriorities> deficit{};  // DWRR state
-  int64_t rate_bps = 0;
-  double loss_probability = 0;                      // per frame on the outgoing link (link errors)
+  uint8_t wd_ignore = 0;        // bit p: pauses received for priority p are ignored
+  uint8_t wd_drop = 0;          // bit p: a triggered watchdog drops frames for egress queue p
+  uint16_t loss_fault = 0;      // packet_loss fault on this link: its index + 1 (0: none)
+  double loss_probability = 0;  // per frame on the outgoing link (link errors)
   std::array<Time, kNumPriorities> paused_until{};  // peer's pause on our queues
   PacketFifo control;  // MAC control (PFC, RCM) frames, sent before any queue
   std::array<PacketFifo, kNumPriorities> queue;  // egress queues per priority
 
+  static constexpr int kRxKindShift = 30;
+  uint8_t RxKind() const { return static_cast<uint8_t>(rx >> kRxKindShift); }
+  uint32_t RxIndex() const { return rx & ((1u << kRxKindShift) - 1); }
   bool Paused(int prio, Time now) const {
     return (pause_mask >> prio & 1) && paused_until[prio] > now;
   }
@@ -109,11 +114,12 @@ struct alignas(64) Port {
   }
   void PushControl(PacketPool& pool, PktId id) {
     control.Push(pool, id);
-    ++control_frames;
+    control_pending = true;
   }
   PktId PopControl(PacketPool& pool) {
-    --control_frames;
-    return control.Pop(pool);
+    const PktId id = control.Pop(pool);
+    control_pending = !control.Empty();
+    return id;
   }
   Time WireTime(int64_t frame_bytes) const {
     const int64_t bytes = frame_bytes + ifg_bytes;

@@ -156,8 +156,7 @@ void Simulation::Build() {
   }
   for (Port& p : f.ports) {
     const Node& receiver = f.nodes[f.ports[p.peer].node];
-    p.rx_kind = static_cast<uint8_t>(receiver.kind);
-    p.rx_index = receiver.index;
+    p.rx = static_cast<uint32_t>(receiver.kind) << Port::kRxKindShift | receiver.index;
   }
   f.link_rng = Rng(scenario_.seed, 0x11CE000000000000ULL);
   f.fault_rng = Rng(scenario_.seed, 0xFA17000000000000ULL);

@@ -53,7 +53,7 @@ void Monitor::Sample(const Fabric& f) {
     last_.reserve(f.ports.size());
     last_drops_ = f.port_drops;
     for (const Port& p : f.ports) {
-      last_.push_back(p.counters);
+      last_.push_back(PortSample{p.tx_bytes, p.counters});
       last_paused_.push_back(PausedSoFar(p, f.now));
     }
   }
@@ -70,11 +70,13 @@ void Monitor::Sample(const Fabric& f) {
     unsigned mask = 0;
     for (int q = 0; q < kNumPriorities; ++q)
       if (p.Paused(q, f.now)) mask |= 1u << q;
-    const PortCounters& c = p.counters;
-    PortCounters& l = last_[i];
-    if (!first && (c.tx_bytes != l.tx_bytes || c.pause_sent != l.pause_sent ||
+    const PortSample now{p.tx_bytes, p.counters};
+    const PortCounters& c = now.c;
+    PortSample& last = last_[i];
+    const PortCounters& l = last.c;
+    if (!first && (now.tx_bytes != last.tx_bytes || c.pause_sent != l.pause_sent ||
                    c.pause_received != l.pause_received || mask != 0)) {
-      const uint64_t tx = c.tx_bytes - l.tx_bytes;
+      const uint64_t tx = now.tx_bytes - last.tx_bytes;
       const double utilization =
           static_cast<double>(tx) * 8 * kSecond / (static_cast<double>(interval_) * p.rate_bps);
       std::fprintf(ports_, "%lld,%u,%u,%llu,%.4f,%llu,%llu,%u\n", static_cast<long long>(f.now),
@@ -83,9 +85,9 @@ void Monitor::Sample(const Fabric& f) {
                    static_cast<unsigned long long>(c.pause_received - l.pause_received), mask);
     }
     const Time paused = PausedSoFar(p, f.now);
-    if (!first) WriteCounters(f, p, is_switch, c, l, paused - last_paused_[i], i);
+    if (!first) WriteCounters(f, p, is_switch, now, last, paused - last_paused_[i], i);
     last_paused_[i] = paused;
-    l = c;
+    last = now;
   }
   if (input_queues_) SampleInputQueues(f);
   SampleFlows(f);
@@ -110,23 +112,25 @@ Time Monitor::PausedSoFar(const Port& p, Time now) {
   return t;
 }
 
-void Monitor::WriteCounters(const Fabric& f, const Port& p, bool is_switch, const PortCounters& c,
-                            const PortCounters& l, Time paused, size_t port) {
-  if (c.tx_bytes == l.tx_bytes && c.pause_sent == l.pause_sent &&
+void Monitor::WriteCounters(const Fabric& f, const Port& p, bool is_switch, const PortSample& now,
+                            const PortSample& last, Time paused, size_t port) {
+  const PortCounters& c = now.c;
+  const PortCounters& l = last.c;
+  if (now.tx_bytes == last.tx_bytes && c.pause_sent == l.pause_sent &&
       c.pause_received == l.pause_received && paused == 0 && c.ecn_marks == l.ecn_marks &&
       c.cnps_sent == l.cnps_sent && c.cnps_received == l.cnps_received && c.drops == l.drops)
     return;
   auto d = [](uint64_t a, uint64_t b) { return static_cast<unsigned long long>(a - b); };
   std::fprintf(counters_, "%lld,%u,%u,%s,%llu,%llu,%llu,%lld,%llu,%llu,%llu,%llu",
                static_cast<long long>(f.now), p.node, p.local, is_switch ? "switch" : "host",
-               d(c.tx_bytes, l.tx_bytes), d(c.pause_sent, l.pause_sent),
+               d(now.tx_bytes, last.tx_bytes), d(c.pause_sent, l.pause_sent),
                d(c.pause_received, l.pause_received), static_cast<long long>(paused),
                d(c.ecn_marks, l.ecn_marks), d(c.cnps_sent, l.cnps_sent),
                d(c.cnps_received, l.cnps_received), d(c.drops, l.drops));
-  Fabric::DropsByCause& last = last_drops_[port];
-  for (size_t i = 0; i < last.size(); ++i) {
-    std::fprintf(counters_, ",%llu", d(f.port_drops[port][i], last[i]));
-    last[i] = f.port_drops[port][i];
+  Fabric::DropsByCause& last_drops = last_drops_[port];
+  for (size_t i = 0; i < last_drops.size(); ++i) {
+    std::fprintf(counters_, ",%llu", d(f.port_drops[port][i], last_drops[i]));
+    last_drops[i] = f.port_drops[port][i];
   }
   std::fputc('\n', counters_);
 }

@@ -53,8 +53,13 @@ class Monitor {
   void SampleFlows(const Fabric& f);
   void SampleInputQueues(const Fabric& f);
   // paused: picoseconds the port's priorities spent paused in the interval (summed).
-  void WriteCounters(const Fabric& f, const Port& p, bool is_switch, const PortCounters& now,
-                     const PortCounters& last, Time paused, size_t port);
+  // A port's counts at one sample.
+  struct PortSample {
+    uint64_t tx_bytes = 0;
+    PortCounters c;
+  };
+  void WriteCounters(const Fabric& f, const Port& p, bool is_switch, const PortSample& now,
+                     const PortSample& last, Time paused, size_t port);
   static Time PausedSoFar(const Port& p, Time now);
 
   std::FILE* queues_ = nullptr;
@@ -62,7 +67,7 @@ class Monitor {
   std::FILE* rates_ = nullptr;
   std::FILE* counters_ = nullptr;
   std::FILE* input_queues_ = nullptr;  // CIOQ fabrics only
-  std::vector<PortCounters> last_;
+  std::vector<PortSample> last_;
   std::vector<Time> last_paused_;
   std::vector<std::array<uint64_t, static_cast<size_t>(DropCause::kCount)>> last_drops_;
   std::vector<bool> watched_;  // per node
