@@ -13,7 +13,8 @@ namespace rocesim {
 
 // What an event does; `target` and `arg` are interpreted per kind.
 enum class EventKind : uint8_t {
-  kLinkArrive,  // target: the frame at the wire head; arg: transmitting port (Fabric::ScheduleArrival)
+  kLinkArrive,  // target: the frame at the wire head; arg: transmitting port
+                // (Fabric::ScheduleArrival)
   kPortWake,    // target: port; try to start the next transmission
   kPfcRefresh,  // target: switch port; arg: priority; re-send XOFF if still congested
   kFlowStart,   // target: position in the arrival order (Simulation::start_order_)

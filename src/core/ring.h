@@ -1,10 +1,7 @@
 // A growable FIFO ring of small POD entries (power-of-two capacity, never
-// shrinks). The fabric's FIFOs that every frame passes through — a wire's
-// frames in flight, a port's egress queues — keep what their per-frame steps
-// need (arrival time; size and ingress port) in these entries, beside the
-// packet id, so that serving a queue or landing a frame reads one
-// sequentially-used ring line instead of the frame's own cold packet line
-// (bench/NOTES.md, fourth session).
+// shrinks): a wire keeps its frames in flight here (net/wire.h), each
+// frame's arrival time beside its packet id, so that scheduling the next
+// landing reads one sequentially-used ring line instead of a packet.
 #pragma once
 
 #include <cstdint>

@@ -94,8 +94,8 @@ struct Fabric {
     events.Push(t, kind, target, arg);
   }
   // The kLinkArrive of frame `id`, the head of `port`'s wire, at `t`. The
-  // event names the frame too, so the loop can prefetch it (and its port)
-  // while the event before it runs; ports are limited to 2^24 (Event::arg).
+  // event names the frame too, so the landing need not read the frame's wire
+  // entry (a link delay old by then); ports are limited to 2^24 (Event::arg).
   void ScheduleArrival(Time t, PortId port, PktId id) {
     events.Push(t, EventKind::kLinkArrive, id, port);
   }
