@@ -170,6 +170,49 @@ TEST(EventQueue, CrowdedBucketsPopInTimeThenPushOrder) {
   EXPECT_TRUE(q.Empty());
 }
 
+// One bucket filled from every place an event can wait: the overflow heap
+// (beyond the horizon), the far lists (beyond the near tier), the near
+// tier's array and, past its capacity, its spill list; then more pushes
+// into the bucket being drained. Pops must follow (time, push order).
+TEST(EventQueue, BucketFedFromEveryTierKeepsPushOrder) {
+  EventQueue q;
+  std::set<std::tuple<Time, uint64_t, uint32_t>> ref;  // (time, push number, target)
+  uint64_t order = 0;
+  const Time bucket_start = 20 * kMicrosecond;  // beyond the 4 us horizon at first
+  auto push = [&](Time t) {
+    const uint32_t target = static_cast<uint32_t>(order * 7919 % 100'003);
+    q.Push(t, EventKind::kLinkArrive, target);
+    ref.emplace(t, order++, target);
+  };
+  // Few distinct times: every tier holds events tied with the others.
+  auto at = [&](int i) { return bucket_start + static_cast<Time>(i * 37 % 5) * 200; };
+  // Stepping-stone events move the cursor towards the bucket.
+  auto step_to = [&](Time t) {
+    q.Push(t, EventKind::kPortWake, UINT32_MAX);
+    const Event e = q.Pop();
+    ASSERT_EQ(e.time, t);
+    ASSERT_EQ(e.target, UINT32_MAX);
+  };
+  for (int i = 0; i < 10; ++i) push(at(i));  // the overflow heap
+  step_to(17 * kMicrosecond);                // the bucket is ~3 us ahead: far lists
+  for (int i = 10; i < 30; ++i) push(at(i));
+  step_to(bucket_start - 100 * kNanosecond);  // near tier, past its capacity
+  for (int i = 30; i < 100; ++i) push(at(i));
+  int popped = 0;
+  while (!ref.empty()) {
+    const auto expected = *ref.begin();
+    ref.erase(ref.begin());
+    const Event e = q.Pop();
+    ASSERT_EQ(e.time, std::get<0>(expected)) << "push " << std::get<1>(expected);
+    ASSERT_EQ(e.target, std::get<2>(expected)) << "push " << std::get<1>(expected);
+    if (++popped == 5) {  // into the bucket being drained: last among equal times
+      push(at(99));
+      push(bucket_start + 1023);
+    }
+  }
+  EXPECT_TRUE(q.Empty());
+}
+
 TEST(EventQueue, RandomInterleavedMatchesReference) {
   RandomAgainstReference(false, 12345);
 }

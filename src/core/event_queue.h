@@ -9,27 +9,31 @@
 // reaches it. Events come out in exact (time, seq) order — the same order as
 // a single heap — so results do not depend on the queue's shape.
 //
-// Buckets are singly linked lists threaded through one slab of nodes with a
-// LIFO free list, not a vector each: a push then writes the node freed last
-// (still in cache) and one 4-byte head in a 16 KB array, instead of growing
-// one of 4,096 separately allocated vectors that are mostly cold.
+// The near tier (the next 256 buckets, 262 ns: most events are a frame
+// time, 21-84 ns, ahead) keeps each bucket's first 32 events in a fixed
+// array: a push is a store at a computed address, and a drain reads
+// contiguous lines that the hardware streams in. Farther buckets, and a near
+// bucket's events past its array, are singly linked lists threaded through
+// one slab of nodes with a LIFO free list (a push writes the node freed
+// last, still in cache). Walking a list is a chain of dependent cache misses,
+// which is why the near tier holds arrays (bench/NOTES.md, fifth session).
 //
-// The tie-break needs no per-event counter in the ring: a bucket's list
-// holds its events in scheduling order (reversed), and every event of that
-// bucket still in the overflow heap was scheduled before any of them (it was
-// scheduled while the bucket lay beyond the horizon, and the cursor only
-// moves forward). So the drained bucket is [its overflow events in (time,
-// seq) order] + [its ring events in scheduling order], stably sorted by time;
-// and an event scheduled into the bucket being drained is the latest of all,
-// so it goes after every event of its time. Only the overflow heap stores a
-// sequence number (SeqEvent), and ring events are 16 bytes.
+// The tie-break needs no per-event counter in the ring. A bucket's events
+// were scheduled in this order: those in the overflow heap (scheduled while
+// the bucket lay beyond the horizon; the cursor only moves forward), then
+// its far list, then its near array, then the near spill list. So the
+// drained bucket is those groups in that order (lists reversed: they hold
+// newest first), stably sorted by time (core/bucket_sort.h); and an event
+// scheduled into the bucket being drained is the latest of all, so it goes
+// after every event of its time. Only the overflow heap stores a sequence
+// number (SeqEvent), and ring events are 16 bytes.
 //
-// The drained bucket is laid out at the *end* of `current_`, filled back to
-// front while its list is walked (latest-scheduled first), so it lands in
-// scheduling order without a reversal pass; an event pushed into it shifts
-// the already-sorted events before it one slot to the left, into the room
-// that pops leave at the front. Push's common case is inline; everything
-// rare (the bucket being drained, the overflow heap, growing) is out of line.
+// The drain gathers the bucket back to front into a scratch array, then the
+// sort writes it into the end of `current_`; an event pushed into the
+// bucket being drained shifts the sorted events before it one slot to the
+// left, into the room that pops leave at the front. Push's common case is
+// inline; everything rare (the bucket being drained, the overflow heap,
+// growing) is out of line.
 #pragma once
 
 #include <algorithm>
@@ -39,6 +43,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/bucket_sort.h"
 #include "core/dary_heap.h"
 #include "core/event.h"
 
@@ -54,17 +59,22 @@ class EventQueue {
     ++size_;
     ++pushes_;
     const int64_t b = time >> kBucketBits;
-    // One unsigned compare: the bucket lies in (cursor_, cursor_ + kBuckets).
-    if (static_cast<uint64_t>(b - cursor_ - 1) < kBuckets - 1) [[likely]] {
-      const size_t slot = static_cast<size_t>(b) & kMask;
-      uint32_t n = free_;
-      if (n != kNil) [[likely]] {
-        free_ = nodes_[n].next;
+    // One unsigned compare each: the bucket lies in (cursor_, cursor_ +
+    // kNearBuckets), the near tier, or else in (cursor_, cursor_ + kBuckets).
+    const uint64_t ahead = static_cast<uint64_t>(b - cursor_ - 1);
+    const size_t slot = static_cast<size_t>(b) & kMask;
+    if (ahead < kNearBuckets - 1) [[likely]] {
+      const size_t near = static_cast<size_t>(b) & kNearMask;
+      const uint8_t count = near_count_[near];
+      if (count < kNearCapacity) [[likely]] {
+        near_[near].events[count] = e;
+        near_count_[near] = static_cast<uint8_t>(count + 1);
       } else {
-        n = NewNode();
+        PushList(near_spill_head_[near], e);
       }
-      nodes_[n] = Node{e, head_[slot]};
-      head_[slot] = n;
+      occupied_[slot >> 6] |= uint64_t{1} << (slot & 63);
+    } else if (ahead < kBuckets - 1) {
+      PushList(head_[slot], e);
       occupied_[slot >> 6] |= uint64_t{1} << (slot & 63);
     } else {
       PushOutsideRing(e, b);
@@ -103,14 +113,49 @@ class EventQueue {
   static constexpr size_t kMask = kBuckets - 1;
   static constexpr size_t kWords = kBuckets / 64;
   static constexpr uint32_t kNil = UINT32_MAX;
-  // A bucket of up to 8 events is sorted by insertion alone; up to 64 events
-  // are first spread stably over 32 sub-slots of 32 ps by counting (linear,
-  // no data-dependent branch) so that the insertion pass finds them nearly in
-  // order; more (rare) go to std::stable_sort. Buckets hold ~5 events on the
-  // k8 benchmark, ~14 (up to ~30) on fat320 with its 400G links.
-  static constexpr size_t kInsertionSortMax = 8;
-  static constexpr size_t kCountingSortMax = 64;
-  static constexpr int kSubSlotBits = 5;
+  // The near tier (see the top of the file): its buckets, and the events
+  // each keeps in an array before spilling into a list.
+  static constexpr size_t kNearBuckets = 256;
+  static constexpr size_t kNearMask = kNearBuckets - 1;
+  static constexpr size_t kNearCapacity = 32;
+  static constexpr size_t kGatherStart = 128;  // grows on demand
+  // Prepends `e` to the node list at `head` (lists hold newest first).
+  [[gnu::always_inline]] void PushList(uint32_t& head, const Event& e) {
+    uint32_t n = free_;
+    if (n != kNil) [[likely]] {
+      free_ = nodes_[n].next;
+    } else {
+      n = NewNode();
+    }
+    nodes_[n] = Node{e, head};
+    head = n;
+  }
+  // Lays the list at `head` out in scheduling order in front of gather_[at]
+  // (walking it newest first, back to front), frees its nodes and empties it.
+  void DrainList(uint32_t& head, size_t& at) {
+    uint32_t n = head;
+    head = kNil;
+    while (n != kNil) {
+      if (at == 0) [[unlikely]]
+        MakeRoom(at, 1);
+      Node& node = nodes_[n];
+      gather_[--at] = node.event;
+      const uint32_t after = node.next;
+      node.next = free_;
+      free_ = n;
+      n = after;
+    }
+  }
+  // Grows gather_ so that at least `k` free slots lie before `at`, keeping
+  // what is gathered in [at, end) at its end.
+  [[gnu::noinline]] void MakeRoom(size_t& at, size_t k) {
+    const size_t gathered = gather_.size() - at;
+    std::vector<Event> bigger(std::max(gathered + k, 2 * gather_.size()));
+    std::copy(gather_.begin() + static_cast<std::ptrdiff_t>(at), gather_.end(),
+              bigger.end() - static_cast<std::ptrdiff_t>(gathered));
+    gather_.swap(bigger);
+    at = gather_.size() - gathered;
+  }
 
   [[gnu::noinline]] uint32_t NewNode() {
     nodes_.emplace_back();
@@ -151,30 +196,30 @@ class EventQueue {
   }
 
   // Moves the cursor to the earliest non-empty bucket (from the ring or the
-  // overflow heap) and lays its events out, sorted, at the end of `current_`.
+  // overflow heap): gathers its events in scheduling order at the end of
+  // gather_, then sorts them into the end of current_ (every event of
+  // current_ has been popped when this is called).
   [[gnu::noinline]] void AdvanceCursor() {
     int64_t next = NextOccupied();
     if (!overflow_.Empty()) next = std::min(next, overflow_.Top().event.time >> kBucketBits);
     cursor_ = next;
-    size_t at = current_.size();  // filled back to front, so latest-scheduled first
+    size_t at = gather_.size();  // filled back to front, so latest-scheduled first
     const size_t slot = static_cast<size_t>(next) & kMask;
     if (occupied_[slot >> 6] >> (slot & 63) & 1) {
       occupied_[slot >> 6] &= ~(uint64_t{1} << (slot & 63));
-      uint32_t n = head_[slot];
-      head_[slot] = kNil;
-      while (n != kNil) {
-        if (at == 0) [[unlikely]] {
-          read_ = 0;
-          Grow(current_.size() - at + 1);
-          at = read_;
-        }
-        Node& node = nodes_[n];
-        current_[--at] = node.event;
-        const uint32_t after = node.next;
-        node.next = free_;
-        free_ = n;
-        n = after;
+      // Latest first: the near tier's spill, its array, then the far list
+      // (pushed while the bucket lay beyond the near tier, so before any of
+      // the near tier's events).
+      const size_t near = static_cast<size_t>(next) & kNearMask;
+      DrainList(near_spill_head_[near], at);
+      if (const size_t count = near_count_[near]) {
+        near_count_[near] = 0;
+        if (at < count) MakeRoom(at, count);
+        at -= count;
+        std::copy_n(near_[near].events.begin(), count,
+                    gather_.begin() + static_cast<std::ptrdiff_t>(at));
       }
+      DrainList(head_[slot], at);
     }
     // The bucket's overflow events were scheduled before its ring events: in
     // front of them, in (time, seq) order.
@@ -182,53 +227,14 @@ class EventQueue {
       spill_.clear();
       while (!overflow_.Empty() && (overflow_.Top().event.time >> kBucketBits) == next)
         spill_.push_back(overflow_.Pop().event);
-      if (at < spill_.size()) {
-        read_ = at;
-        Grow(current_.size() - at + spill_.size());
-        at = read_;
-      }
+      if (at < spill_.size()) MakeRoom(at, spill_.size());
       at -= spill_.size();
-      std::copy(spill_.begin(), spill_.end(), current_.begin() + static_cast<std::ptrdiff_t>(at));
+      std::copy(spill_.begin(), spill_.end(), gather_.begin() + static_cast<std::ptrdiff_t>(at));
     }
-    read_ = at;
-    SortByTimeStable();
-  }
-
-  // [read_, end) holds the bucket in scheduling order: sort it by time,
-  // stably (equal times keep their scheduling order).
-  void SortByTimeStable() {
-    Event* const a = current_.data() + read_;
-    const size_t n = current_.size() - read_;
-    if (n > kInsertionSortMax) {
-      if (n > kCountingSortMax) [[unlikely]] {
-        std::stable_sort(a, a + n, [](const Event& x, const Event& y) { return x.time < y.time; });
-        return;
-      }
-      SpreadOverSubSlots(a, n);
-    }
-    for (size_t i = 1; i < n; ++i) {
-      if (a[i - 1].time <= a[i].time) continue;  // already in place (the common case)
-      const Event e = a[i];
-      size_t j = i;
-      do {
-        a[j] = a[j - 1];
-        --j;
-      } while (j > 0 && a[j - 1].time > e.time);
-      a[j] = e;
-    }
-  }
-
-  // Stable counting sort of a[0, n) by the sub-slot of the bucket their time
-  // falls in: the same order as sorting by time, but for events of one sub-slot.
-  static void SpreadOverSubSlots(Event* a, size_t n) {
-    constexpr int kShift = kBucketBits - kSubSlotBits;
-    constexpr size_t kSlots = size_t{1} << kSubSlotBits;
-    std::array<uint8_t, kSlots + 1> start{};
-    for (size_t i = 0; i < n; ++i) ++start[((a[i].time >> kShift) & (kSlots - 1)) + 1];
-    for (size_t s = 1; s <= kSlots; ++s) start[s] += start[s - 1];
-    std::array<Event, kCountingSortMax> spread;
-    for (size_t i = 0; i < n; ++i) spread[start[(a[i].time >> kShift) & (kSlots - 1)]++] = a[i];
-    std::copy(spread.begin(), spread.begin() + static_cast<std::ptrdiff_t>(n), a);
+    const size_t n = gather_.size() - at;
+    if (current_.size() < n) current_.resize(std::max(n, 2 * current_.size()));
+    read_ = current_.size() - n;
+    SortBucketByTime<kBucketBits>(gather_.data() + at, n, current_.data() + read_);
   }
 
   // The absolute index of the first occupied ring bucket after the cursor,
@@ -256,16 +262,31 @@ class EventQueue {
     h.fill(kNil);
     return h;
   }
+  static std::array<uint32_t, kNearBuckets> EmptyNearHeads() {
+    std::array<uint32_t, kNearBuckets> h;
+    h.fill(kNil);
+    return h;
+  }
   std::vector<Node> nodes_;                             // every ring bucket's events
   uint32_t free_ = kNil;                                // free list through Node::next
   std::array<uint32_t, kBuckets> head_ = EmptyHeads();  // per ring bucket: first node
+  // Near tier, per bucket index mod kNearBuckets: its events in scheduling
+  // order, their count, and the list of those beyond kNearCapacity.
+  struct alignas(64) NearBucket {
+    std::array<Event, kNearCapacity> events;
+  };
+  std::vector<NearBucket> near_ = std::vector<NearBucket>(kNearBuckets);
+  std::array<uint8_t, kNearBuckets> near_count_{};
+  std::array<uint32_t, kNearBuckets> near_spill_head_ = EmptyNearHeads();
   std::array<uint64_t, kWords> occupied_{};
   // The bucket at `cursor_`, sorted, in [read_, end); what is before read_ is free.
-  std::vector<Event> current_;
-  size_t read_ = 0;
-  std::vector<Event> spill_;  // AdvanceCursor's scratch for overflow events
-  int64_t cursor_ = 0;        // absolute bucket index of current_
-  DaryHeap overflow_;         // events beyond the horizon
+  std::vector<Event> current_ = std::vector<Event>(kGatherStart);
+  // AdvanceCursor's scratch: the bucket's events in scheduling order, at its end.
+  std::vector<Event> gather_ = std::vector<Event>(kGatherStart);
+  size_t read_ = kGatherStart;  // nothing pending yet
+  std::vector<Event> spill_;    // AdvanceCursor's scratch for overflow events
+  int64_t cursor_ = 0;          // absolute bucket index of current_
+  DaryHeap overflow_;           // events beyond the horizon
   size_t size_ = 0;
   uint64_t pushes_ = 0;
 };

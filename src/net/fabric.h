@@ -90,13 +90,13 @@ struct Fabric {
   using DropsByCause = std::array<uint64_t, static_cast<size_t>(DropCause::kCount)>;
   std::vector<DropsByCause> port_drops;
 
-  void Schedule(Time t, EventKind kind, uint32_t target, uint32_t arg = 0) {
+  [[gnu::always_inline]] void Schedule(Time t, EventKind kind, uint32_t target, uint32_t arg = 0) {
     events.Push(t, kind, target, arg);
   }
   // The kLinkArrive of frame `id`, the head of `port`'s wire, at `t`. The
   // event names the frame too, so the landing need not read the frame's wire
   // entry (a link delay old by then); ports are limited to 2^24 (Event::arg).
-  void ScheduleArrival(Time t, PortId port, PktId id) {
+  [[gnu::always_inline]] void ScheduleArrival(Time t, PortId port, PktId id) {
     events.Push(t, EventKind::kLinkArrive, id, port);
   }
 
