@@ -5,7 +5,10 @@
 // (core/event_queue.h), not stored in every event.
 #pragma once
 
+#include <array>
+#include <bit>
 #include <cstdint>
+#include <cstring>
 
 #include "core/time.h"
 
@@ -40,5 +43,22 @@ struct Event {
   EventKind kind : 8;
 };
 static_assert(sizeof(Event) == 16, "events stay small: the queue moves them on every push/pop");
+
+// The second half of an event (target, arg, kind) as one 64-bit word, so that
+// the queue writes an event with two plain stores: built as a struct with
+// bit-fields, it goes through the stack and its 16-byte reload stalls on
+// store forwarding (bench/NOTES.md, fifth session).
+constexpr uint64_t EventTail(uint32_t target, uint32_t arg, EventKind kind) {
+  return uint64_t{target} | uint64_t{(arg & 0xFFFFFFu) | static_cast<uint32_t>(kind) << 24} << 32;
+}
+static_assert(std::bit_cast<std::array<uint64_t, 2>>(Event{5, 7, 0xABCDEF, EventKind::kCcTimer})[1] ==
+                  EventTail(7, 0xABCDEF, EventKind::kCcTimer),
+              "EventTail matches the bit-field layout");
+// Writes the event (time, tail) to `to`.
+[[gnu::always_inline]] inline void StoreEvent(Event* to, Time time, uint64_t tail) {
+  auto* bytes = reinterpret_cast<unsigned char*>(to);
+  std::memcpy(bytes, &time, sizeof time);
+  std::memcpy(bytes + sizeof time, &tail, sizeof tail);
+}
 
 }  // namespace rocesim

@@ -55,7 +55,7 @@ class EventQueue {
   static constexpr size_t kBuckets = 4096;  // horizon 4096 buckets = 4.19 us
 
   [[gnu::always_inline]] void Push(Time time, EventKind kind, uint32_t target, uint32_t arg = 0) {
-    const Event e{time, target, arg, kind};
+    const uint64_t tail = EventTail(target, arg, kind);
     ++size_;
     ++pushes_;
     const int64_t b = time >> kBucketBits;
@@ -67,17 +67,17 @@ class EventQueue {
       const size_t near = static_cast<size_t>(b) & kNearMask;
       const uint8_t count = near_count_[near];
       if (count < kNearCapacity) [[likely]] {
-        near_[near].events[count] = e;
+        StoreEvent(&near_[near].events[count], time, tail);
         near_count_[near] = static_cast<uint8_t>(count + 1);
       } else {
-        PushList(near_spill_head_[near], e);
+        PushList(near_spill_head_[near], time, tail);
       }
       occupied_[slot >> 6] |= uint64_t{1} << (slot & 63);
     } else if (ahead < kBuckets - 1) {
-      PushList(head_[slot], e);
+      PushList(head_[slot], time, tail);
       occupied_[slot >> 6] |= uint64_t{1} << (slot & 63);
     } else {
-      PushOutsideRing(e, b);
+      PushOutsideRing(Event{time, target, arg, kind}, b);
     }
   }
   bool Empty() const { return size_ == 0; }
@@ -119,15 +119,17 @@ class EventQueue {
   static constexpr size_t kNearMask = kNearBuckets - 1;
   static constexpr size_t kNearCapacity = 32;
   static constexpr size_t kGatherStart = 128;  // grows on demand
-  // Prepends `e` to the node list at `head` (lists hold newest first).
-  [[gnu::always_inline]] void PushList(uint32_t& head, const Event& e) {
+  // Prepends the event (time, tail) to the node list at `head` (lists hold
+  // newest first).
+  [[gnu::always_inline]] void PushList(uint32_t& head, Time time, uint64_t tail) {
     uint32_t n = free_;
     if (n != kNil) [[likely]] {
       free_ = nodes_[n].next;
     } else {
       n = NewNode();
     }
-    nodes_[n] = Node{e, head};
+    StoreEvent(&nodes_[n].event, time, tail);
+    nodes_[n].next = head;
     head = n;
   }
   // Lays the list at `head` out in scheduling order in front of gather_[at]
