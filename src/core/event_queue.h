@@ -108,6 +108,11 @@ class EventQueue {
     return true;
   }
   uint64_t Scheduled() const { return pushes_; }
+  // The event `d` places after the next one to pop, if it is already sorted
+  // in the bucket being drained (else null): a look-ahead for prefetching.
+  const Event* PeekAhead(size_t d) const {
+    return read_ + d < current_.size() ? &current_[read_ + d] : nullptr;
+  }
 
  private:
   static constexpr size_t kMask = kBuckets - 1;
