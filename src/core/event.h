@@ -51,7 +51,8 @@ static_assert(sizeof(Event) == 16, "events stay small: the queue moves them on e
 constexpr uint64_t EventTail(uint32_t target, uint32_t arg, EventKind kind) {
   return uint64_t{target} | uint64_t{(arg & 0xFFFFFFu) | static_cast<uint32_t>(kind) << 24} << 32;
 }
-static_assert(std::bit_cast<std::array<uint64_t, 2>>(Event{5, 7, 0xABCDEF, EventKind::kCcTimer})[1] ==
+static_assert(std::bit_cast<std::array<uint64_t, 2>>(Event{5, 7, 0xABCDEF,
+                                                           EventKind::kCcTimer})[1] ==
                   EventTail(7, 0xABCDEF, EventKind::kCcTimer),
               "EventTail matches the bit-field layout");
 // Writes the event (time, tail) to `to`.

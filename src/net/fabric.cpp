@@ -6,23 +6,21 @@ namespace rocesim {
 
 [[gnu::always_inline]] inline bool Fabric::HasBacklog(const Port& p) const {
   if (p.control_pending || p.queued_frames > 0) return true;
-  const Node& n = nodes[p.node];
-  return !n.is_switch && nics[n.index].HasDataToSend();
+  return static_cast<NodeKind>(p.TxKind()) == NodeKind::kHost && nics[p.TxIndex()].HasDataToSend();
 }
 
 [[gnu::always_inline]] inline PktId Fabric::NextFrame(PortId port) {
   Port& p = ports[port];
   if (p.control_pending) return p.PopControl(pool);
-  const Node& n = nodes[p.node];
-  switch (n.kind) {
+  switch (static_cast<NodeKind>(p.TxKind())) {
     case NodeKind::kSharedBuffer:
-      return switches[n.index].Dequeue(*this, port);
+      return switches[p.TxIndex()].Dequeue(*this, port);
     case NodeKind::kCioq:
-      return cioq_switches[n.index].Dequeue(*this, port);
+      return cioq_switches[p.TxIndex()].Dequeue(*this, port);
     case NodeKind::kHost:
       break;
   }
-  return nics[n.index].Dequeue(*this);
+  return nics[p.TxIndex()].Dequeue(*this);
 }
 
 void Fabric::Transmit(PortId port) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 
 #include "core/packet.h"
@@ -32,8 +33,8 @@ struct PortCounters {
 // Laid out for the per-frame paths (a frame hop waits on memory, mostly on
 // L1 misses, more than on instructions; bench/NOTES.md): line 0 holds all a
 // frame's landing reads (wire, receiver) and most of what a departure reads
-// (transmitter, flags); line 1 the rest of a departure (bytes sent, DWRR) and
-// of a wake-up; pause deadlines, queues, counters and fault state follow.
+// (transmitter, flags); line 1 the rest of a departure (bytes sent, DWRR,
+// owner) and of a wake-up; pause deadlines, queues, counters and fault state follow.
 struct alignas(64) Port {
   // --- line 0
   Time busy_until = 0;         // transmitter busy until then
@@ -75,8 +76,11 @@ struct alignas(64) Port {
   uint8_t dwrr_next = 0;                          // DWRR state
   bool dwrr_turn_started = false;
   uint16_t local = 0;  // index among the owning node's ports
-  uint32_t node = 0;   // owning node id
+  // The owning node, packed like `rx`: a departure picks its next frame from
+  // the switch or NIC without a read of the node table.
+  uint32_t tx = 0;
   // --- the rest
+  uint32_t node = 0;  // owning node id
   PortCounters counters;
   bool link_down = false;  // a link_down fault: nothing crosses this link
   // PFC watchdog (src/ops/watchdog.h), touched only when one is configured.
@@ -91,6 +95,8 @@ struct alignas(64) Port {
   static constexpr int kRxKindShift = 30;
   uint8_t RxKind() const { return static_cast<uint8_t>(rx >> kRxKindShift); }
   uint32_t RxIndex() const { return rx & ((1u << kRxKindShift) - 1); }
+  uint8_t TxKind() const { return static_cast<uint8_t>(tx >> kRxKindShift); }
+  uint32_t TxIndex() const { return tx & ((1u << kRxKindShift) - 1); }
   bool Paused(int prio, Time now) const {
     return (pause_mask >> prio & 1) && paused_until[prio] > now;
   }
@@ -126,5 +132,8 @@ struct alignas(64) Port {
     return SerializationTimeFast(bytes, rate_bps, ps_per_byte);
   }
 };
+
+static_assert(offsetof(Port, control_pending) < 64, "a landing reads line 0 only");
+static_assert(offsetof(Port, tx) + sizeof(Port::tx) <= 128, "a departure reads lines 0-1 only");
 
 }  // namespace rocesim

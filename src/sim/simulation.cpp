@@ -157,6 +157,8 @@ void Simulation::Build() {
   for (Port& p : f.ports) {
     const Node& receiver = f.nodes[f.ports[p.peer].node];
     p.rx = static_cast<uint32_t>(receiver.kind) << Port::kRxKindShift | receiver.index;
+    const Node& owner = f.nodes[p.node];
+    p.tx = static_cast<uint32_t>(owner.kind) << Port::kRxKindShift | owner.index;
   }
   f.link_rng = Rng(scenario_.seed, 0x11CE000000000000ULL);
   f.fault_rng = Rng(scenario_.seed, 0xFA17000000000000ULL);
