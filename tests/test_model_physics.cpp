@@ -84,6 +84,40 @@ traffic:
 // the picosecond, so slowdown is exactly 1 (DESIGN.md §4). The 1 B flow by hand:
 // data frame 83 B on the wire: 83*320 + 83*80 + 83*80 + 83*320 + 1+2+2+1 us =
 // 6066400; ACK 86 B: 86*320*2 + 86*80*2 + 6 us = 6068800; total 12135200 ps.
+// The same flow over long links, where all its frames are in flight at once:
+// each link's delay adds 4 x delay to the FCT (two data hops, two ACK hops).
+// Two one-packet flows from the other host start 4.5 ms apart, so their
+// frames land 4.5 ms apart on each wire, both in flight at once. 2 ms links
+// keep a wire's 32-bit copy of its second frame's arrival (net/wire.h),
+// whose low bits wrap every 4.3 ms of the run; 5 ms links are beyond it
+// (Port::kLinkLongDelay) and land from the ring. The RTO stays above the RTT.
+TEST(Physics, LongLinksKeepTheExactFct) {
+  for (const auto& [delay, delay_ps] :
+       {std::pair{"2ms", 2 * kMillisecond}, std::pair{"5ms", 5 * kMillisecond}}) {
+    const SimRun r = RunYaml(fmt::format(R"(
+topology: {{type: star, hosts: 2, host_link: {{rate: 100Gbps, delay: {}}}}}
+switch: {{buffer: 2GB}}  # PFC headroom for a 5 ms link
+host: {{rto: 100ms}}
+duration: 1s
+traffic:
+  - type: flows
+    flows: [{{src: 0, dst: 1, size: 10MB}}, {{src: 1, dst: 0, size: 1000B, start: 1ms}},
+            {{src: 1, dst: 0, size: 1000B, start: 5.5ms}}]
+)",
+                                         delay));
+    ASSERT_TRUE(r.stats.all_flows_done) << delay;
+    const Flow& fl = r.fabric().flows.at(0);
+    EXPECT_EQ(fl.finish - fl.start, 865'700'320 + 4 * delay_ps) << delay;
+    EXPECT_EQ(fl.ideal_fct, 865'700'320 + 4 * delay_ps) << delay;
+    for (int i : {1, 2}) {
+      const Flow& one = r.fabric().flows.at(i);
+      EXPECT_EQ(one.finish - one.start, one.ideal_fct) << delay << " flow " << i;
+    }
+    EXPECT_EQ(r.summary["drops"]["total"].get<uint64_t>(), 0u);
+    ExpectConserved(r.summary);
+  }
+}
+
 TEST(Physics, LoneFlowsOnLeafSpineTakeExactlyTheIdealFct) {
   const std::string yaml = R"(
 topology:

@@ -21,12 +21,24 @@ namespace rocesim {
     // event of a failed link may name a frame long gone).
     id = p.wire.Head();
   }
-  p.wire.Drop();
-  if (!p.wire.Empty()) {
-    // The next frame lands a frame time from now: fetch its packet meanwhile.
-    const PktId next = p.wire.Head();
-    ScheduleArrival(p.wire.HeadArrive(), port, next);
+  if (p.wire.Count() > 1) {
+    // The next frame, from the wire's copy (its ring entry is cold) unless
+    // the link is unusual (its ring entry then).
+    PktId next;
+    Time next_arrive;
+    if (!link_ops) [[likely]] {
+      next = p.wire.SecondId();
+      next_arrive = p.wire.SecondArrive(now);
+    } else {
+      next = p.wire.At(1);
+      next_arrive = p.wire.ArriveAt(1);
+    }
+    p.wire.Drop();
+    ScheduleArrival(next_arrive, port, next);
+    // It lands a frame time from now: fetch its packet meanwhile.
     __builtin_prefetch(&pool[next]);
+  } else {
+    p.wire.Drop();
   }
   const PortId in = p.peer;
   // A frame corrupted on the wire fails its FCS check at the receiver.

@@ -38,7 +38,6 @@ struct PortCounters {
 struct alignas(64) Port {
   // --- line 0
   Time busy_until = 0;         // transmitter busy until then
-  Time delay = 0;              // propagation delay of the outgoing link
   Wire wire;                   // frames on the wire, in arrival order
   uint32_t queued_frames = 0;  // over all queues (not control)
   uint32_t ps_per_byte = 0;    // exact serialization cost per byte when integral, else 0
@@ -51,7 +50,7 @@ struct alignas(64) Port {
   // Faults (src/ops/): link_ops non-zero when arrivals on this port's link
   // need more than the common path — kLinkHasFailed (stays set: stale
   // arrival events may follow), kLinkLossy (a packet_loss fault), kLinkErrors
-  // (bit errors: loss_probability > 0); tx_hold: the transmitter starts
+  // (bit errors: loss_probability > 0), kLinkLongDelay (below); tx_hold: the transmitter starts
   // nothing (its link is down, or it is the NIC of a dead server,
   // src/ops/mac_entry_loss.h).
   uint8_t link_ops = 0;
@@ -59,6 +58,10 @@ struct alignas(64) Port {
   static constexpr uint8_t kLinkHasFailed = 1;
   static constexpr uint8_t kLinkLossy = 2;
   static constexpr uint8_t kLinkErrors = 4;
+  // The link's delay is 2^31 ps (2.1 ms) or more: a landing reads the next
+  // frame's arrival from its ring entry, not from the wire's 32-bit copy.
+  static constexpr uint8_t kLinkLongDelay = 8;
+  static constexpr Time kLongDelay = Time{1} << 31;
   // Bit p: a switch drops frames routed to egress queue p (a watchdog's
   // wd_drop, or every bit while the link is down; src/ops/).
   uint8_t drop_mask = 0;
@@ -69,9 +72,9 @@ struct alignas(64) Port {
   uint8_t pause_mask = 0;
   bool control_pending = false;  // `control` holds a frame
   // --- line 1
-  uint64_t tx_bytes = 0;    // bytes sent (frames, preamble/IFG excluded)
-  Time wake_at = kTimeMax;  // earliest pending kPortWake
-  int64_t rate_bps = 0;
+  uint64_t tx_bytes = 0;                          // bytes sent (frames, preamble/IFG excluded)
+  Time wake_at = kTimeMax;                        // earliest pending kPortWake
+  Time delay = 0;                                 // propagation delay of the outgoing link
   std::array<int32_t, kNumPriorities> deficit{};  // DWRR state
   uint8_t dwrr_next = 0;                          // DWRR state
   bool dwrr_turn_started = false;
@@ -80,7 +83,8 @@ struct alignas(64) Port {
   // the switch or NIC without a read of the node table.
   uint32_t tx = 0;
   // --- the rest
-  uint32_t node = 0;  // owning node id
+  int64_t rate_bps = 0;  // a departure reads it only when ps_per_byte is 0
+  uint32_t node = 0;     // owning node id
   PortCounters counters;
   bool link_down = false;  // a link_down fault: nothing crosses this link
   // PFC watchdog (src/ops/watchdog.h), touched only when one is configured.

@@ -149,6 +149,11 @@ void Simulation::Build() {
           static_cast<uint16_t>(scenario_.topology.ifg_bytes);  // <= 4096 (scenario_reader)
       p.loss_probability = l.error_rate;
       if (l.error_rate > 0) p.link_ops |= Port::kLinkErrors;
+      // A wire keeps the second frame's arrival in 32 bits (net/wire.h): it
+      // must land within 2^31 ps of the head, a delay plus one frame (of at
+      // most 1 MB, far above any MTU) later.
+      if (l.delay + SerializationTime(1 << 20, l.rate_bps) >= Port::kLongDelay)
+        p.link_ops |= Port::kLinkLongDelay;
       const Time ps_per_byte = ExactPsPerByte(l.rate_bps);
       p.ps_per_byte = ps_per_byte <= UINT32_MAX ? static_cast<uint32_t>(ps_per_byte) : 0;
       adjacency[node].emplace_back(p.local, node == l.a ? l.b : l.a);
