@@ -218,6 +218,13 @@ class EventQueue {
       // (pushed while the bucket lay beyond the near tier, so before any of
       // the near tier's events).
       const size_t near = static_cast<size_t>(next) & kNearMask;
+      // The common case, a bucket wholly in its near array: sorted from there.
+      if (near_spill_head_[near] == kNil && head_[slot] == kNil &&
+          (overflow_.Empty() || (overflow_.Top().event.time >> kBucketBits) != next)) {
+        SortIntoCurrent(near_[near].events.data(), near_count_[near]);
+        near_count_[near] = 0;
+        return;
+      }
       DrainList(near_spill_head_[near], at);
       if (const size_t count = near_count_[near]) {
         near_count_[near] = 0;
@@ -238,10 +245,15 @@ class EventQueue {
       at -= spill_.size();
       std::copy(spill_.begin(), spill_.end(), gather_.begin() + static_cast<std::ptrdiff_t>(at));
     }
-    const size_t n = gather_.size() - at;
+    SortIntoCurrent(gather_.data() + at, gather_.size() - at);
+  }
+
+  // Lays the drained bucket's events src[0, n) (in scheduling order) out
+  // sorted at the end of current_, all of whose events have been popped.
+  void SortIntoCurrent(const Event* src, size_t n) {
     if (current_.size() < n) current_.resize(std::max(n, 2 * current_.size()));
     read_ = current_.size() - n;
-    SortBucketByTime<kBucketBits>(gather_.data() + at, n, current_.data() + read_);
+    SortBucketByTime<kBucketBits>(src, n, current_.data() + read_);
   }
 
   // The absolute index of the first occupied ring bucket after the cursor,
