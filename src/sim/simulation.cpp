@@ -539,7 +539,9 @@ bool Simulation::Advance(Time until, const ProgressFn& progress) {
         __builtin_prefetch(&f.ports[ahead->arg]);
         __builtin_prefetch(&f.pool[ahead->target]);
       } else if (ahead->kind == EventKind::kPortWake) {
-        __builtin_prefetch(&f.ports[ahead->target]);
+        const char* port = reinterpret_cast<const char*>(&f.ports[ahead->target]);
+        __builtin_prefetch(port);
+        __builtin_prefetch(port + 64);
       }
     }
     // The two per-frame kinds (all but ~1% of events) without a call.
