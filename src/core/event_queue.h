@@ -9,7 +9,7 @@
 // reaches it. Events come out in exact (time, seq) order — the same order as
 // a single heap — so results do not depend on the queue's shape.
 //
-// The near tier (the next 256 buckets, 262 ns: most events are a frame
+// The near tier (the next 512 buckets, 524 ns: most events are a frame
 // time, 21-84 ns, ahead) keeps each bucket's first 32 events in a fixed
 // array: a push is a store at a computed address, and a drain reads
 // contiguous lines that the hardware streams in. Farther buckets, and a near
@@ -120,7 +120,7 @@ class EventQueue {
   static constexpr uint32_t kNil = UINT32_MAX;
   // The near tier (see the top of the file): its buckets, and the events
   // each keeps in an array before spilling into a list.
-  static constexpr size_t kNearBuckets = 256;
+  static constexpr size_t kNearBuckets = 512;
   static constexpr size_t kNearMask = kNearBuckets - 1;
   static constexpr size_t kNearCapacity = 32;
   static constexpr size_t kGatherStart = 128;  // grows on demand
