@@ -251,6 +251,11 @@ class EventQueue {
   // Lays the drained bucket's events src[0, n) (in scheduling order) out
   // sorted at the end of current_, all of whose events have been popped.
   void SortIntoCurrent(const Event* src, size_t n) {
+    if (n == 1) {  // a sparse fabric's usual bucket (current_ is never empty)
+      read_ = current_.size() - 1;
+      current_[read_] = src[0];
+      return;
+    }
     if (current_.size() < n) current_.resize(std::max(n, 2 * current_.size()));
     read_ = current_.size() - n;
     SortBucketByTime<kBucketBits>(src, n, current_.data() + read_);
