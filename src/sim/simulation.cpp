@@ -532,8 +532,9 @@ bool Simulation::Advance(Time until, const ProgressFn& progress) {
       return true;
     }
     f.now = e.time;
-    // Fetch what the next event's handler reads first (its port, its frame)
-    // while this one runs: a hop is a chain of cache misses (bench/NOTES.md).
+    // Fetch what the event after the next one reads first (its port, its
+    // frame) while this one runs: a hop is a chain of cache misses, and one
+    // event ahead is too late (bench/NOTES.md).
     if (const Event* ahead = f.events.PeekAhead(1)) {
       if (ahead->kind == EventKind::kLinkArrive) {
         __builtin_prefetch(&f.ports[ahead->arg]);
