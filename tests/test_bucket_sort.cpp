@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -59,6 +61,71 @@ TEST(BucketSort, ExtremeOffsetsAndReversedInput) {
   }
   ExpectSortedLikeStableSort(all_equal);
 }
+
+#if defined(__x86_64__) && defined(__GNUC__)
+// Both vector paths of the rank count (SSE2 for every size, AVX2 when the
+// CPU has it) against a scalar count, so a machine with AVX2 still checks
+// the SSE2 path that machines without it take.
+TEST(BucketSort, VectorRankCountsMatchAScalarCount) {
+  using namespace bucket_sort_detail;
+  std::mt19937_64 rng(11);
+  for (size_t n = 1; n <= kRankSortMax; ++n) {
+    alignas(32) std::array<int16_t, kRankSortMax> keys;
+    keys.fill(std::numeric_limits<int16_t>::max());
+    for (size_t i = 0; i < n; ++i)  // distinct, as (offset, position) keys are
+      keys[i] =
+          static_cast<int16_t>(static_cast<int>(rng() % 1024) * 64 + static_cast<int>(i) - 32768);
+    std::vector<uint16_t> expected(n);
+    for (size_t i = 0; i < n; ++i)
+      for (size_t j = 0; j < n; ++j) expected[i] += keys[j] < keys[i];
+    alignas(32) std::array<uint16_t, kRankSortMax> sse2;
+    switch ((n + 7) / 8) {
+      case 1:
+        CountRanks<1>(keys.data(), n, sse2.data());
+        break;
+      case 2:
+        CountRanks<2>(keys.data(), n, sse2.data());
+        break;
+      case 3:
+        CountRanks<3>(keys.data(), n, sse2.data());
+        break;
+      case 4:
+        CountRanks<4>(keys.data(), n, sse2.data());
+        break;
+      case 5:
+        CountRanks<5>(keys.data(), n, sse2.data());
+        break;
+      case 6:
+        CountRanks<6>(keys.data(), n, sse2.data());
+        break;
+      case 7:
+        CountRanks<7>(keys.data(), n, sse2.data());
+        break;
+      default:
+        CountRanks<8>(keys.data(), n, sse2.data());
+        break;
+    }
+    for (size_t i = 0; i < n; ++i) ASSERT_EQ(sse2[i], expected[i]) << "SSE2, n " << n;
+    if (!kHaveAvx2) continue;
+    alignas(32) std::array<uint16_t, kRankSortMax> avx2;
+    switch ((n + 15) / 16) {
+      case 1:
+        CountRanksAvx2<1>(keys.data(), n, avx2.data());
+        break;
+      case 2:
+        CountRanksAvx2<2>(keys.data(), n, avx2.data());
+        break;
+      case 3:
+        CountRanksAvx2<3>(keys.data(), n, avx2.data());
+        break;
+      default:
+        CountRanksAvx2<4>(keys.data(), n, avx2.data());
+        break;
+    }
+    for (size_t i = 0; i < n; ++i) ASSERT_EQ(avx2[i], expected[i]) << "AVX2, n " << n;
+  }
+}
+#endif
 
 }  // namespace
 }  // namespace rocesim
