@@ -79,49 +79,11 @@ TEST(BucketSort, VectorRankCountsMatchAScalarCount) {
     for (size_t i = 0; i < n; ++i)
       for (size_t j = 0; j < n; ++j) expected[i] += keys[j] < keys[i];
     alignas(32) std::array<uint16_t, kRankSortMax> sse2;
-    switch ((n + 7) / 8) {
-      case 1:
-        CountRanks<1>(keys.data(), n, sse2.data());
-        break;
-      case 2:
-        CountRanks<2>(keys.data(), n, sse2.data());
-        break;
-      case 3:
-        CountRanks<3>(keys.data(), n, sse2.data());
-        break;
-      case 4:
-        CountRanks<4>(keys.data(), n, sse2.data());
-        break;
-      case 5:
-        CountRanks<5>(keys.data(), n, sse2.data());
-        break;
-      case 6:
-        CountRanks<6>(keys.data(), n, sse2.data());
-        break;
-      case 7:
-        CountRanks<7>(keys.data(), n, sse2.data());
-        break;
-      default:
-        CountRanks<8>(keys.data(), n, sse2.data());
-        break;
-    }
+    CountRanksSse2(keys.data(), n, sse2.data());
     for (size_t i = 0; i < n; ++i) ASSERT_EQ(sse2[i], expected[i]) << "SSE2, n " << n;
     if (!kHaveAvx2) continue;
     alignas(32) std::array<uint16_t, kRankSortMax> avx2;
-    switch ((n + 15) / 16) {
-      case 1:
-        CountRanksAvx2<1>(keys.data(), n, avx2.data());
-        break;
-      case 2:
-        CountRanksAvx2<2>(keys.data(), n, avx2.data());
-        break;
-      case 3:
-        CountRanksAvx2<3>(keys.data(), n, avx2.data());
-        break;
-      default:
-        CountRanksAvx2<4>(keys.data(), n, avx2.data());
-        break;
-    }
+    CountRanksAvx2(keys.data(), n, avx2.data());
     for (size_t i = 0; i < n; ++i) ASSERT_EQ(avx2[i], expected[i]) << "AVX2, n " << n;
   }
 }

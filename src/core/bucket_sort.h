@@ -42,7 +42,7 @@ constexpr int kPositionBits = 6;
 // rank[i] = number of keys[j], j < n, below keys[i], for i < 8 * V (keys
 // padded to 8 * V with the largest key).
 template <int V>
-inline void CountRanks(const int16_t* keys, size_t n, uint16_t* rank) {
+inline void CountRanksSse2Vectors(const int16_t* keys, size_t n, uint16_t* rank) {
   __m128i k[V];
   __m128i r[V];
   for (int v = 0; v < V; ++v) {
@@ -56,13 +56,36 @@ inline void CountRanks(const int16_t* keys, size_t n, uint16_t* rank) {
   }
   for (int v = 0; v < V; ++v) _mm_store_si128(reinterpret_cast<__m128i*>(rank) + v, r[v]);
 }
+
+// The ranks of keys[0, n), n <= kRankSortMax, eight keys a compare.
+inline void CountRanksSse2(const int16_t* keys, size_t n, uint16_t* rank) {
+  switch ((n + 7) / 8) {
+    case 1:
+      return CountRanksSse2Vectors<1>(keys, n, rank);
+    case 2:
+      return CountRanksSse2Vectors<2>(keys, n, rank);
+    case 3:
+      return CountRanksSse2Vectors<3>(keys, n, rank);
+    case 4:
+      return CountRanksSse2Vectors<4>(keys, n, rank);
+    case 5:
+      return CountRanksSse2Vectors<5>(keys, n, rank);
+    case 6:
+      return CountRanksSse2Vectors<6>(keys, n, rank);
+    case 7:
+      return CountRanksSse2Vectors<7>(keys, n, rank);
+    default:
+      return CountRanksSse2Vectors<8>(keys, n, rank);
+  }
+}
 #endif
 
 #if defined(__x86_64__) && defined(__GNUC__)
-// The same with AVX2, sixteen keys a compare, for buckets of 9 to 64 events;
-// chosen at run time (CPUs without AVX2 take the SSE2 path), results identical.
+// The same with AVX2, sixteen keys a compare (keys padded to 16 * V); used
+// for buckets of 9 to 64 events when the CPU has it, with identical results.
 template <int V>
-[[gnu::target("avx2")]] inline void CountRanksAvx2(const int16_t* keys, size_t n, uint16_t* rank) {
+[[gnu::target("avx2")]] inline void CountRanksAvx2Vectors(const int16_t* keys, size_t n,
+                                                          uint16_t* rank) {
   __m256i k[V];
   __m256i r[V];
   for (int v = 0; v < V; ++v) {
@@ -75,43 +98,30 @@ template <int V>
   }
   for (int v = 0; v < V; ++v) _mm256_store_si256(reinterpret_cast<__m256i*>(rank) + v, r[v]);
 }
+
+// The ranks of keys[0, n), n <= kRankSortMax, sixteen keys a compare (only
+// where kHaveAvx2).
+inline void CountRanksAvx2(const int16_t* keys, size_t n, uint16_t* rank) {
+  switch ((n + 15) / 16) {
+    case 1:
+      return CountRanksAvx2Vectors<1>(keys, n, rank);
+    case 2:
+      return CountRanksAvx2Vectors<2>(keys, n, rank);
+    case 3:
+      return CountRanksAvx2Vectors<3>(keys, n, rank);
+    default:
+      return CountRanksAvx2Vectors<4>(keys, n, rank);
+  }
+}
 inline const bool kHaveAvx2 = __builtin_cpu_supports("avx2");
 #endif
 
 inline void CountRanks(const int16_t* keys, size_t n, uint16_t* rank) {
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (n > 8 && kHaveAvx2) {
-    switch ((n + 15) / 16) {
-      case 1:
-        return CountRanksAvx2<1>(keys, n, rank);
-      case 2:
-        return CountRanksAvx2<2>(keys, n, rank);
-      case 3:
-        return CountRanksAvx2<3>(keys, n, rank);
-      default:
-        return CountRanksAvx2<4>(keys, n, rank);
-    }
-  }
+  if (n > 8 && kHaveAvx2) return CountRanksAvx2(keys, n, rank);
 #endif
 #if defined(__SSE2__)
-  switch ((n + 7) / 8) {
-    case 1:
-      return CountRanks<1>(keys, n, rank);
-    case 2:
-      return CountRanks<2>(keys, n, rank);
-    case 3:
-      return CountRanks<3>(keys, n, rank);
-    case 4:
-      return CountRanks<4>(keys, n, rank);
-    case 5:
-      return CountRanks<5>(keys, n, rank);
-    case 6:
-      return CountRanks<6>(keys, n, rank);
-    case 7:
-      return CountRanks<7>(keys, n, rank);
-    default:
-      return CountRanks<8>(keys, n, rank);
-  }
+  CountRanksSse2(keys, n, rank);
 #else
   for (size_t i = 0; i < n; ++i) {
     uint16_t below = 0;

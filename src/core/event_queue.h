@@ -214,9 +214,6 @@ class EventQueue {
     const size_t slot = static_cast<size_t>(next) & kMask;
     if (occupied_[slot >> 6] >> (slot & 63) & 1) {
       occupied_[slot >> 6] &= ~(uint64_t{1} << (slot & 63));
-      // Latest first: the near tier's spill, its array, then the far list
-      // (pushed while the bucket lay beyond the near tier, so before any of
-      // the near tier's events).
       const size_t near = static_cast<size_t>(next) & kNearMask;
       // The common case, a bucket wholly in its near array: sorted from there.
       if (near_spill_head_[near] == kNil && head_[slot] == kNil &&
@@ -225,6 +222,9 @@ class EventQueue {
         near_count_[near] = 0;
         return;
       }
+      // Latest first: the near tier's spill, its array, then the far list
+      // (pushed while the bucket lay beyond the near tier, so before any of
+      // the near tier's events).
       DrainList(near_spill_head_[near], at);
       if (const size_t count = near_count_[near]) {
         near_count_[near] = 0;
