@@ -8,9 +8,17 @@
 
 namespace rocesim {
 
-// `rocesim run SCENARIO [-o DIR] [--seed N] [--set k=v ...] [-q]`.
-int RunCommand(const std::string& file, std::string out_dir, std::optional<uint64_t> seed,
-               const std::vector<std::string>& sets, bool quiet);
+// `rocesim run SCENARIO [-o DIR] [--seed N] [--set k=v ...] [-q] [--threads T]`,
+// also as `mpirun -n R rocesim run ...` (one partitioned run over R ranks).
+struct RunOptions {
+  std::string file;
+  std::string out_dir;
+  std::optional<uint64_t> seed;
+  std::vector<std::string> sets;
+  bool quiet = false;
+  uint32_t threads = 1;  // partitions on this machine (sim/partitioned_run.h)
+};
+int RunCommand(const RunOptions& options);
 // `rocesim report|compare ...`: execs python/rocesim_report.py (argv[1] is the command).
 int RunPythonTool(int argc, char** argv);
 // `rocesim import-hpcc CONFIG -o SCENARIO.yaml`.
@@ -21,6 +29,7 @@ struct SweepOptions {
   std::string file;
   std::string out_dir;      // "" = the sweep's output: or results/<file stem>
   std::optional<int> jobs;  // worker processes; default cores (1 per rank with --mpi)
+  int threads = 1;          // each point partitioned over this many threads
   bool mpi = false;
   bool dry_run = false;  // validate and list the points, run nothing
 };

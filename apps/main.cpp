@@ -1,8 +1,9 @@
 // The rocesim command line. Subcommands (one file each, apps/commands.h):
-//   run SCENARIO.yaml [-o DIR] [--seed N] [--set key.path=value ...] [-q]
+//   run SCENARIO.yaml [-o DIR] [--seed N] [--set key.path=value ...] [-q] [--threads T]
+//       (also under mpirun: one run partitioned over the ranks)
 //   report DIR / compare DIR...   (python/rocesim_report.py)
 //   import-hpcc CONFIG -o SCENARIO.yaml
-//   sweep SWEEP.yaml [-j N] [-o DIR] [--mpi] [--dry-run]   (docs/sweep.md)
+//   sweep SWEEP.yaml [-j N] [-o DIR] [--mpi] [--threads T] [--dry-run]   (docs/sweep.md)
 // Exit status: 0 success, 2 bad scenario, input file or usage, 1 any other
 // failure.
 #include <fmt/format.h>
@@ -16,6 +17,7 @@
 #include "apps/commands.h"
 #include "scenario/hpcc_config_import.h"
 #include "scenario/scenario_reader.h"
+#include "sim/partition.h"
 #include "sim/simulation.h"
 #include "topo/hpcc_topology_file.h"
 
@@ -31,19 +33,20 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("rocesim ") + ROCESIM_VERSION);
   app.require_subcommand(1);
 
-  std::string file, out_dir;
-  std::optional<uint64_t> seed;
-  std::vector<std::string> sets;
-  bool quiet = false;
+  RunOptions run_opts;
   CLI::App* run = app.add_subcommand("run", "Run a scenario and write a results directory");
-  run->add_option("scenario", file, "Scenario YAML file")->required();
-  run->add_option("-o,--output", out_dir,
+  run->add_option("scenario", run_opts.file, "Scenario YAML file")->required();
+  run->add_option("-o,--output", run_opts.out_dir,
                   "Results directory (default: output.dir or results/NAME)");
-  run->add_option("--seed", seed, "Override the scenario's seed");
-  run->add_option("--set", sets, "Override a field: key.path=value (repeatable)")
+  run->add_option("--seed", run_opts.seed, "Override the scenario's seed");
+  run->add_option("--set", run_opts.sets, "Override a field: key.path=value (repeatable)")
       ->take_last()
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  run->add_flag("-q,--quiet", quiet, "Print nothing but errors");
+  run->add_flag("-q,--quiet", run_opts.quiet, "Print nothing but errors");
+  run->add_option("-t,--threads", run_opts.threads,
+                  "Partition the fabric over T threads (per MPI rank under mpirun); the "
+                  "results are identical to a serial run's")
+      ->check(CLI::Range(1, 1024));
   // Handled by RunPythonTool before parsing; `rocesim report --help` shows their options.
   app.add_subcommand("report",
                      "Plot a results directory: PNGs and an HTML page in DIR/report/ "
@@ -70,6 +73,10 @@ int main(int argc, char** argv) {
                     "Sweep directory (default: output: or results/SWEEP_NAME)");
   sweep->add_flag("--mpi", sweep_opts.mpi,
                   "Spread the points over MPI ranks (mpirun -n R rocesim sweep ... --mpi)");
+  sweep
+      ->add_option("-t,--threads", sweep_opts.threads,
+                   "Run each point partitioned over T threads (rocesim run --threads)")
+      ->check(CLI::Range(1, 1024));
   sweep->add_flag("--dry-run", sweep_opts.dry_run, "Validate and list the points; run nothing");
 
   try {
@@ -78,7 +85,7 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   try {
-    if (run->parsed()) return RunCommand(file, out_dir, seed, sets, quiet);
+    if (run->parsed()) return RunCommand(run_opts);
     if (import->parsed()) return ImportHpccCommand(config, import_out);
     if (sweep->parsed()) return SweepCommand(sweep_opts);
   } catch (const ScenarioError& e) {
@@ -91,6 +98,9 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "rocesim: error: {}\n", e.what());
     return 2;
   } catch (const BuildError& e) {
+    fmt::print(stderr, "rocesim: error: {}\n", e.what());
+    return 2;
+  } catch (const PartitionError& e) {
     fmt::print(stderr, "rocesim: error: {}\n", e.what());
     return 2;
   } catch (const std::exception& e) {

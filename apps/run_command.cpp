@@ -8,7 +8,9 @@
 #include <filesystem>
 
 #include "apps/commands.h"
+#include "apps/mpi_rank_exchange.h"
 #include "scenario/scenario_reader.h"
+#include "sim/partitioned_run.h"
 #include "sim/simulation.h"
 #include "stats/results_writer.h"
 
@@ -77,19 +79,38 @@ void PrintSummary(const nlohmann::json& s, const std::string& dir) {
 
 }  // namespace
 
-int RunCommand(const std::string& file, std::string out_dir, std::optional<uint64_t> seed,
-               const std::vector<std::string>& sets, bool quiet) {
-  const Scenario scenario = LoadScenario(file, sets, seed);
+int RunCommand(const RunOptions& o) {
+  const Scenario scenario = LoadScenario(o.file, o.sets, o.seed);
+  std::string out_dir = o.out_dir;
   if (out_dir.empty())
     out_dir = scenario.output.dir.empty() ? "results/" + scenario.name : scenario.output.dir;
-  std::filesystem::create_directories(out_dir);
-  Simulation sim(scenario);
-  sim.EnableMonitors(out_dir);
+  // Under mpirun with more than one rank, every rank runs its share of the
+  // partitions and rank 0 writes the results.
+  std::unique_ptr<RankExchange> ranks = MakeMpiRankExchange();
+  const bool writer = !ranks || ranks->Rank() == 0;
+  const bool quiet = o.quiet || !writer;
+  if (writer) std::filesystem::create_directories(out_dir);
   Progress progress(scenario.duration, !quiet && isatty(STDERR_FILENO));
-  const RunStats stats = sim.Run([&](Time now, uint64_t ev) { progress.Update(now, ev); });
+  auto update = [&](Time now, uint64_t ev) { progress.Update(now, ev); };
+  if (o.threads <= 1 && !ranks) {
+    Simulation sim(scenario);
+    sim.EnableMonitors(out_dir);
+    const RunStats stats = sim.Run(update);
+    progress.Clear();
+    WriteResults(sim, stats, out_dir);
+    if (!quiet) PrintSummary(BuildSummary(sim, stats), out_dir);
+    return 0;
+  }
+  PartitionedRun run(scenario, o.threads, ranks.get());
+  if (!quiet)
+    fmt::print(stderr, "rocesim: {} ({} rank{} x {} thread{})\n",
+               run.partitioning().Describe(run.result().quantum()), ranks ? ranks->Ranks() : 1,
+               ranks && ranks->Ranks() > 1 ? "s" : "", o.threads, o.threads > 1 ? "s" : "");
+  const RunStats stats = run.Run(update);
   progress.Clear();
-  WriteResults(sim, stats, out_dir);
-  if (!quiet) PrintSummary(BuildSummary(sim, stats), out_dir);
+  if (!writer) return 0;
+  WriteResults(run.result(), stats, out_dir);
+  if (!quiet) PrintSummary(BuildSummary(run.result(), stats), out_dir);
   return 0;
 }
 

@@ -159,6 +159,7 @@ int Sweep(const SweepOptions& o, const Ranks& ranks) {
   ro.out_dir = out;
   ro.jobs = o.jobs.value_or(
       o.mpi ? 1 : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  ro.threads = o.threads;
   ro.rank = ranks.rank();
   ro.ranks = ranks.size();
   if (ranks.size() > 1) ro.log_prefix = fmt::format("rank {}/{}: ", ranks.rank(), ranks.size());

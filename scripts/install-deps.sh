@@ -9,5 +9,5 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   cmake make g++ pkg-config \
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev \
   libgtest-dev libgmock-dev libbenchmark-dev \
-  libopenmpi-dev openmpi-bin \
+  libopenmpi-dev openmpi-bin libmetis-dev \
   python3 python3-yaml python3-numpy python3-matplotlib >/dev/null

@@ -39,18 +39,18 @@ TEST(EventQueue, PopsInTimeOrder) {
   EXPECT_EQ(targets, (std::vector<uint32_t>{5, 1, 3, 4, 2, 0, 7, 6}));
 }
 
-TEST(EventQueue, EqualTimesPopInInsertionOrder) {
+TEST(EventQueue, EqualTimesPopInCanonicalOrder) {
   EventQueue q;
-  // 200 events at the same time, pushed with increasing targets, with other
-  // times interleaved so that the heap has to move them around.
+  // 200 events at the same time, pushed with decreasing targets, with other
+  // times interleaved so that the queue has to move them around.
   for (uint32_t i = 0; i < 200; ++i) {
-    q.Push(1000, EventKind::kLinkArrive, i);
+    q.Push(1000, EventKind::kLinkArrive, 199 - i);
     q.Push(2000 - i, EventKind::kMonitor, 10'000 + i);  // later ones, decreasing
   }
   for (uint32_t i = 0; i < 200; ++i) {
     const Event e = q.Pop();
     EXPECT_EQ(e.time, 1000);
-    EXPECT_EQ(e.target, i) << "same-time events must pop in insertion order";
+    EXPECT_EQ(e.target, i) << "same-time events of one kind and arg pop by target";
     EXPECT_EQ(e.kind, EventKind::kLinkArrive);
   }
   // Then the others by time: 1801 (i = 199) first ... 2000 (i = 0) last.
@@ -59,6 +59,44 @@ TEST(EventQueue, EqualTimesPopInInsertionOrder) {
     EXPECT_EQ(e.time, 1801 + static_cast<Time>(i));
     EXPECT_EQ(e.target, 10'000 + 199 - i);
   }
+  EXPECT_TRUE(q.Empty());
+}
+
+// Kind first, then arg, then target, whatever the order of scheduling.
+TEST(EventQueue, SameTimeOrderIsKindThenArgThenTarget) {
+  EventQueue q;
+  q.Push(500, EventKind::kMonitor, 0);
+  q.Push(500, EventKind::kPortWake, 9);
+  q.Push(500, EventKind::kLinkArrive, 1, 7);
+  q.Push(500, EventKind::kLinkArrive, 8, 3);
+  q.Push(500, EventKind::kPortWake, 2);
+  q.Push(500, EventKind::kCcTimer, 4, 1);
+  q.Push(500, EventKind::kCcTimer, 5, 0);
+  const std::vector<std::tuple<EventKind, uint32_t, uint32_t>> expected = {
+      {EventKind::kLinkArrive, 3, 8}, {EventKind::kLinkArrive, 7, 1}, {EventKind::kPortWake, 0, 2},
+      {EventKind::kPortWake, 0, 9},   {EventKind::kMonitor, 0, 0},    {EventKind::kCcTimer, 0, 5},
+      {EventKind::kCcTimer, 1, 4}};
+  for (const auto& [kind, arg, target] : expected) {
+    const Event e = q.Pop();
+    EXPECT_EQ(e.kind, kind);
+    EXPECT_EQ(e.arg, arg);
+    EXPECT_EQ(e.target, target);
+  }
+  EXPECT_TRUE(q.Empty());
+}
+
+// An event pushed into the bucket being drained at the current time, whose
+// key is smaller than what is left there, is the next to pop.
+TEST(EventQueue, PushIntoDrainedBucketTakesItsCanonicalPlace) {
+  EventQueue q;
+  for (uint32_t i = 0; i < 6; ++i) q.Push(100, EventKind::kPortWake, 10 + i);
+  EXPECT_EQ(q.Pop().target, 10u);
+  EXPECT_EQ(q.Pop().target, 11u);
+  q.Push(100, EventKind::kPortWake, 3);        // before the pending 12..15
+  q.Push(100, EventKind::kLinkArrive, 99, 1);  // an earlier kind: first of all
+  q.Push(100, EventKind::kPortWake, 14);       // equal to a pending one: beside it
+  EXPECT_EQ(q.Pop().kind, EventKind::kLinkArrive);
+  for (uint32_t expected : {3u, 12u, 13u, 14u, 14u, 15u}) EXPECT_EQ(q.Pop().target, expected);
   EXPECT_TRUE(q.Empty());
 }
 
@@ -91,14 +129,20 @@ TEST(EventQueue, ScheduledCountsEveryPush) {
   EXPECT_EQ(q.Size(), 7u);
 }
 
+// The reference's same-time order for events of one kind and arg: by
+// target, and (for equal, indistinguishable events) by push number.
+uint64_t TieKey(uint32_t target, uint64_t push) {
+  return uint64_t{target} << 32 | push;
+}
+
 // Random interleaved pushes and pops against a reference ordered set keyed by
-// (time, insertion number). Times come from a small range so ties are common;
+// (time, target). Times come from a small range so ties are common;
 // both arbitrary times and the simulator's pattern (never earlier than the
 // last popped time) are exercised.
 void RandomAgainstReference(bool monotonic, uint64_t seed, bool wide = false) {
   std::mt19937_64 rng(seed);
   EventQueue q;
-  std::set<std::tuple<Time, uint64_t, uint32_t>> ref;  // (time, push number, target)
+  std::set<std::tuple<Time, uint64_t, uint32_t>> ref;  // (time, TieKey, target)
   uint64_t pushes = 0;
   Time now = 0;
   for (int step = 0; step < 20'000; ++step) {
@@ -111,7 +155,7 @@ void RandomAgainstReference(bool monotonic, uint64_t seed, bool wide = false) {
       const Time t = (monotonic ? now : 0) + static_cast<Time>(rng() % static_cast<uint64_t>(span));
       const uint32_t target = static_cast<uint32_t>(rng());
       q.Push(t, EventKind::kLinkArrive, target);
-      ref.emplace(t, pushes++, target);
+      ref.emplace(t, TieKey(target, pushes++), target);
     } else {
       ASSERT_FALSE(q.Empty());
       const auto expected = *ref.begin();
@@ -136,10 +180,9 @@ void RandomAgainstReference(bool monotonic, uint64_t seed, bool wide = false) {
 
 // Crowded buckets (the 400G fabric's ~14 events per ns and more): 1 to 80
 // events per 1.024 ns bucket, pushed in random order across buckets, with
-// repeated times; every bucket size path of the drain (insertion only,
-// counting spread then insertion, std::stable_sort) must give (time, push
-// order).
-TEST(EventQueue, CrowdedBucketsPopInTimeThenPushOrder) {
+// repeated times; every bucket size path of the drain (the rank sort, and
+// std::stable_sort for the largest) must give (time, target).
+TEST(EventQueue, CrowdedBucketsPopInCanonicalOrder) {
   std::mt19937_64 rng(99);
   EventQueue q;
   std::vector<std::tuple<Time, uint64_t, uint32_t>> ref;  // (time, push number, target)
@@ -159,7 +202,7 @@ TEST(EventQueue, CrowdedBucketsPopInTimeThenPushOrder) {
   std::shuffle(pushes.begin(), pushes.end(), rng);
   for (uint64_t i = 0; i < pushes.size(); ++i) {
     q.Push(pushes[i].t, EventKind::kPortWake, pushes[i].target);
-    ref.emplace_back(pushes[i].t, i, pushes[i].target);
+    ref.emplace_back(pushes[i].t, TieKey(pushes[i].target, i), pushes[i].target);
   }
   std::sort(ref.begin(), ref.end());
   for (const auto& [t, order, target] : ref) {
@@ -173,16 +216,16 @@ TEST(EventQueue, CrowdedBucketsPopInTimeThenPushOrder) {
 // One bucket filled from every place an event can wait: the overflow heap
 // (beyond the horizon), the far lists (beyond the near tier), the near
 // tier's array and, past its capacity, its spill list; then more pushes
-// into the bucket being drained. Pops must follow (time, push order).
-TEST(EventQueue, BucketFedFromEveryTierKeepsPushOrder) {
+// into the bucket being drained. Pops must follow (time, target).
+TEST(EventQueue, BucketFedFromEveryTierPopsInCanonicalOrder) {
   EventQueue q;
-  std::set<std::tuple<Time, uint64_t, uint32_t>> ref;  // (time, push number, target)
+  std::set<std::tuple<Time, uint64_t, uint32_t>> ref;  // (time, TieKey, target)
   uint64_t order = 0;
   const Time bucket_start = 20 * kMicrosecond;  // beyond the 4 us horizon at first
   auto push = [&](Time t) {
     const uint32_t target = static_cast<uint32_t>(order * 7919 % 100'003);
     q.Push(t, EventKind::kLinkArrive, target);
-    ref.emplace(t, order++, target);
+    ref.emplace(t, TieKey(target, order++), target);
   };
   // Few distinct times: every tier holds events tied with the others.
   auto at = [&](int i) { return bucket_start + static_cast<Time>(i * 37 % 5) * 200; };
@@ -205,7 +248,7 @@ TEST(EventQueue, BucketFedFromEveryTierKeepsPushOrder) {
     const Event e = q.Pop();
     ASSERT_EQ(e.time, std::get<0>(expected)) << "push " << std::get<1>(expected);
     ASSERT_EQ(e.target, std::get<2>(expected)) << "push " << std::get<1>(expected);
-    if (++popped == 5) {  // into the bucket being drained: last among equal times
+    if (++popped == 5) {  // into the bucket being drained: in canonical place
       push(at(99));
       push(bucket_start + 1023);
     }
@@ -244,7 +287,7 @@ TEST(EventQueue, SparseAndFarEventsKeepOrder) {
   EXPECT_TRUE(q.Empty());
 }
 
-TEST(EventQueue, BulkPushThenPopIsAStableSort) {
+TEST(EventQueue, BulkPushThenPopIsSortedByTimeThenTarget) {
   std::mt19937_64 rng(99);
   EventQueue q;
   std::vector<std::pair<Time, uint32_t>> in;
@@ -253,8 +296,7 @@ TEST(EventQueue, BulkPushThenPopIsAStableSort) {
     in.emplace_back(t, i);
     q.Push(t, EventKind::kFlowStart, i);
   }
-  std::stable_sort(in.begin(), in.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::sort(in.begin(), in.end());
   for (const auto& [t, target] : in) {
     const Event e = q.Pop();
     ASSERT_EQ(e.time, t);

@@ -1,8 +1,14 @@
-// A scheduled event: a 16-byte POD. Events fire in (time, scheduling order):
-// events at the same picosecond fire in the order they were scheduled, so
-// runs are deterministic without any tie-break on pointers or hashes
-// (DESIGN.md §5). The scheduling order is kept by the queue
-// (core/event_queue.h), not stored in every event.
+// A scheduled event: a 16-byte POD. Events fire in canonical order: by time,
+// and events at the same picosecond by their content (kind, then arg, then
+// target: EventBefore below), never by who scheduled them or when. That order
+// is a property of the simulated state alone, so a run split over partitions
+// (sim/partitioned_run.h) that each see only some of the events processes
+// every node's events in the same order as the serial run, and results are
+// byte-identical however the fabric is cut (DESIGN.md §5). Two events with
+// equal keys are the same event (same kind, same object, same argument), so
+// their relative order cannot matter; the one exception, kLinkArrive, names
+// a pool packet id in `target`, but a wire lands at most one frame per
+// picosecond, so two arrivals never tie on (time, kind, port).
 #pragma once
 
 #include <array>
@@ -55,6 +61,15 @@ static_assert(std::bit_cast<std::array<uint64_t, 2>>(Event{5, 7, 0xABCDEF,
                                                            EventKind::kCcTimer})[1] ==
                   EventTail(7, 0xABCDEF, EventKind::kCcTimer),
               "EventTail matches the bit-field layout");
+// The tail of an event, whose unsigned order is the canonical same-time order
+// (kind, arg, target).
+inline uint64_t TailOf(const Event& e) {
+  return std::bit_cast<std::array<uint64_t, 2>>(e)[1];
+}
+// Canonical order: (time, kind, arg, target).
+inline bool EventBefore(const Event& a, const Event& b) {
+  return a.time < b.time || (a.time == b.time && TailOf(a) < TailOf(b));
+}
 // Writes the event (time, tail) to `to`.
 [[gnu::always_inline]] inline void StoreEvent(Event* to, Time time, uint64_t tail) {
   auto* bytes = reinterpret_cast<unsigned char*>(to);

@@ -6,8 +6,9 @@
 // an unsorted bucket is O(1), and only the bucket being drained is sorted.
 // Timers further out (retransmission, congestion-control timers, flow
 // arrivals) wait in the overflow heap and join their bucket when the cursor
-// reaches it. Events come out in exact (time, seq) order — the same order as
-// a single heap — so results do not depend on the queue's shape.
+// reaches it. Events come out in exact canonical (time, kind, arg, target)
+// order, so results depend neither on the queue's shape nor on the order in
+// which events were scheduled.
 //
 // The near tier (the next 512 buckets, 524 ns: most events are a frame
 // time, 21-84 ns, ahead) keeps each bucket's first 32 events in a fixed
@@ -18,15 +19,17 @@
 // last, still in cache). Walking a list is a chain of dependent cache misses,
 // which is why the near tier holds arrays (bench/NOTES.md, fifth session).
 //
-// The tie-break needs no per-event counter in the ring. A bucket's events
-// were scheduled in this order: those in the overflow heap (scheduled while
-// the bucket lay beyond the horizon; the cursor only moves forward), then
-// its far list, then its near array, then the near spill list. So the
-// drained bucket is those groups in that order (lists reversed: they hold
-// newest first), stably sorted by time (core/bucket_sort.h); and an event
-// scheduled into the bucket being drained is the latest of all, so it goes
-// after every event of its time. Only the overflow heap stores a sequence
-// number (SeqEvent), and ring events are 16 bytes.
+// Same-time events come out in canonical order (core/event.h: by kind, arg
+// and target), not in scheduling order, so that a partitioned run, whose
+// partitions each schedule a part of the events, agrees with the serial one.
+// A bucket's events are gathered (overflow heap, far list, near array, near
+// spill), stably sorted by time (core/bucket_sort.h, which keys on the time
+// alone), and then one insertion pass orders each run of equal times by the
+// event's tail (OrderTies): runs are short and usually of length one, so the
+// pass is a compare per event. An event scheduled into the bucket being
+// drained goes into its canonical place among the pending ones. Only the
+// overflow heap stores a sequence number (SeqEvent), and ring events are 16
+// bytes.
 //
 // The drain gathers the bucket back to front into a scratch array, then the
 // sort writes it into the end of `current_`; an event pushed into the
@@ -178,13 +181,12 @@ class EventQueue {
   }
 
   // An event for the bucket being drained (rare: most events are scheduled
-  // at least a frame time ahead) goes into its sorted place. It was
-  // scheduled after everything in the bucket: after all of its time.
+  // at least a frame time ahead) goes into its canonical place among the
+  // pending events.
   void PushCurrent(const Event& e) {
     if (read_ == 0) Grow(current_.size() + 1);
-    auto at =
-        std::upper_bound(current_.begin() + static_cast<std::ptrdiff_t>(read_), current_.end(), e,
-                         [](const Event& a, const Event& b) { return a.time < b.time; });
+    auto at = std::upper_bound(current_.begin() + static_cast<std::ptrdiff_t>(read_),
+                               current_.end(), e, EventBefore);
     // Everything before `at` moves one slot towards the front.
     const auto front = current_.begin() + static_cast<std::ptrdiff_t>(read_);
     std::move(front, at, front - 1);
@@ -259,6 +261,25 @@ class EventQueue {
     if (current_.size() < n) current_.resize(std::max(n, 2 * current_.size()));
     read_ = current_.size() - n;
     SortBucketByTime<kBucketBits>(src, n, current_.data() + read_);
+    OrderTies(current_.data() + read_, n);
+  }
+
+  // Orders each run of equal times in the time-sorted e[0, n) by the events'
+  // tails: the canonical same-time order (core/event.h). An insertion pass,
+  // which costs one compare per event when no two times tie.
+  static void OrderTies(Event* e, size_t n) {
+    for (size_t i = 1; i < n; ++i) {
+      if (e[i].time != e[i - 1].time || TailOf(e[i - 1]) <= TailOf(e[i])) [[likely]]
+        continue;
+      const Event moving = e[i];
+      const uint64_t tail = TailOf(moving);
+      size_t j = i;
+      do {
+        e[j] = e[j - 1];
+        --j;
+      } while (j > 0 && e[j - 1].time == moving.time && TailOf(e[j - 1]) > tail);
+      e[j] = moving;
+    }
   }
 
   // The absolute index of the first occupied ring bucket after the cursor,

@@ -53,6 +53,18 @@ struct IntStack {
   std::array<IntHop, kMaxHops> hops;
 };
 
+// A frame crossing a cut link of a partitioned run (sim/partitioned_run.h):
+// the frame itself and what rides beside it in side tables (INT, an RCM
+// notification), to land at `arrive` at the far end of `port`'s link.
+struct CrossFrame {
+  Time arrive = 0;
+  PortId port = 0;
+  bool has_int = false;
+  Packet pkt;
+  IntStack int_stack;
+  RcmNotification note;
+};
+
 struct Fabric {
   const Scenario* scenario = nullptr;
   Time now = 0;
@@ -76,19 +88,44 @@ struct Fabric {
     return int_stacks[id];
   }
   Counters counters;
-  Rng link_rng;  // link errors (one stream for all links: draws only on lossy links)
+  // Link errors: a stream per port (drawn only on lossy links), so that a
+  // link's draws do not depend on the order other links land frames in.
+  std::vector<Rng> link_rngs;
+  Rng& LinkRng(PortId port) {
+    if (link_rngs.size() <= port) link_rngs.resize(ports.size());
+    return link_rngs[port];
+  }
   uint32_t flows_finished = 0;
   // Faults and defences (src/ops/): the ops log, and whether the switch
   // watchdog watches pause episodes.
   OpsLog ops;
   bool switch_watchdog = false;
   std::vector<LossFaultState> loss_faults;  // packet_loss faults, by fault index
-  Rng fault_rng;                            // packet_loss probability draws
   // Per port and priority: start of the current pause episode (switch watchdog only).
   std::vector<std::array<Time, kNumPriorities>> wd_paused_since;
   // Per port: frames dropped on arrival there, by cause (counters.csv).
   using DropsByCause = std::array<uint64_t, static_cast<size_t>(DropCause::kCount)>;
   std::vector<DropsByCause> port_drops;
+
+  // A partitioned run (sim/partitioned_run.h): this replica's partition, per
+  // port the partition of the node at its far end, and the frames this
+  // replica's cut ports launched in the current window, for their owners.
+  uint32_t partition = 0;
+  std::vector<uint32_t> port_partition;
+  // Two sets (alternate windows: one is written while the other is read),
+  // each by destination partition; outbox_base selects the set being written.
+  std::vector<std::vector<CrossFrame>> outbox;
+  uint32_t outbox_base = 0;
+  // The earliest landing among the frames handed over since it was reset:
+  // with this replica's own earliest event, what it contributes to the
+  // job's next window start before the frames reach their owners.
+  Time outbox_min_arrive = kTimeMax;
+  // Hands frame `id`, launched on cut port `port` to land at `arrive`, to the
+  // partition that owns the far end (it leaves this replica's pool).
+  void SendAcross(PortId port, PktId id, Time arrive);
+  // A frame another partition launched: onto this replica's copy of its
+  // wire, as Launch would have put it.
+  void ReceiveAcross(const CrossFrame& c);
 
   [[gnu::always_inline]] void Schedule(Time t, EventKind kind, uint32_t target, uint32_t arg = 0) {
     events.Push(t, kind, target, arg);
@@ -162,6 +199,10 @@ struct Fabric {
   p.busy_until = now + p.WireTime(size);
   const Time arrive = p.busy_until + p.delay;
   p.tx_bytes += size;
+  if (p.link_ops & Port::kLinkCut) [[unlikely]] {
+    SendAcross(port, id, arrive);
+    return;
+  }
   const bool wire_was_empty = p.wire.Empty();
   p.wire.Push(id, arrive);
   if (wire_was_empty) ScheduleArrival(arrive, port, id);

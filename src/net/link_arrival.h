@@ -43,7 +43,7 @@ namespace rocesim {
   const PortId in = p.peer;
   // A frame corrupted on the wire fails its FCS check at the receiver.
   if (link_ops & Port::kLinkErrors) [[unlikely]] {
-    if (link_rng.Uniform() < p.loss_probability) {
+    if (link_rngs[port].Uniform() < p.loss_probability) {
       if (pool[id].type == PktType::kRcmNotify) {  // not host traffic: lost uncounted
         FreeControlFrame(id);
         return;

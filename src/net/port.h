@@ -61,6 +61,10 @@ struct alignas(64) Port {
   // The link's delay is 2^31 ps (2.1 ms) or more: a landing reads the next
   // frame's arrival from its ring entry, not from the wire's 32-bit copy.
   static constexpr uint8_t kLinkLongDelay = 8;
+  // A partitioned run (sim/partitioned_run.h) set on the sending side of a
+  // cut link: its frames go to the partition that owns the far end
+  // (Fabric::SendAcross) instead of onto this replica's wire.
+  static constexpr uint8_t kLinkCut = 16;
   static constexpr Time kLongDelay = Time{1} << 31;
   // Bit p: a switch drops frames routed to egress queue p (a watchdog's
   // wd_drop, or every bit while the link is down; src/ops/).

@@ -7,7 +7,8 @@ namespace rocesim::ops {
 void StartPacketLoss(Fabric& f, PortId port, uint32_t fault, double probability,
                      uint32_t every_nth) {
   if (f.loss_faults.size() <= fault) f.loss_faults.resize(fault + 1);
-  f.loss_faults[fault] = LossFaultState{probability, every_nth, 0};
+  f.loss_faults[fault] = LossFaultState{probability, every_nth, 0,
+                                        Rng(f.scenario->seed, 0xFA17000000000000ULL + fault)};
   Port& p = f.ports[port];
   p.loss_fault = static_cast<uint16_t>(fault + 1);
   p.link_ops |= Port::kLinkLossy;
@@ -30,7 +31,7 @@ bool OnFaultyLinkArrive(Fabric& f, PortId port) {
   if (f.pool[id].type != PktType::kData) return false;
   LossFaultState& st = f.loss_faults[p.loss_fault - 1u];
   const bool lose =
-      st.every_nth > 0 ? ++st.seen % st.every_nth == 0 : f.fault_rng.Uniform() < st.probability;
+      st.every_nth > 0 ? ++st.seen % st.every_nth == 0 : st.rng.Uniform() < st.probability;
   if (!lose) return false;
   p.wire.Pop();
   if (!p.wire.Empty()) f.ScheduleArrival(p.wire.HeadArrive(), port, p.wire.Head());

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "core/packet.h"
+#include "core/rng.h"
 #include "net/port.h"
 
 namespace rocesim {
@@ -22,6 +23,7 @@ struct LossFaultState {
   double probability = 0;
   uint32_t every_nth = 0;
   uint64_t seen = 0;  // data frames seen since the fault started
+  Rng rng;            // its own stream (fault index): draws do not depend on other links
 };
 
 namespace ops {

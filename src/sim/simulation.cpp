@@ -1,7 +1,6 @@
 #include "sim/simulation.h"
 
 #include <fmt/format.h>
-#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
@@ -16,34 +15,14 @@
 #include "ops/nic_pause_storm.h"
 #include "ops/slow_receiver.h"
 #include "ops/watchdog.h"
+#include "sim/partition.h"
+#include "sim/run_clock.h"
 #include "topo/topology.h"
 #include "workload/generators.h"
 
 namespace rocesim {
 
 namespace {
-double CpuSeconds() {
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
-         static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
-}
-int64_t PeakRssBytes() {
-  // VmHWM belongs to this process image; getrusage's ru_maxrss would also count
-  // the parent's memory when we were forked from a large process and exec'd.
-  if (std::FILE* status = std::fopen("/proc/self/status", "r")) {
-    char line[256];
-    long long kb = -1;
-    while (std::fgets(line, sizeof line, status))
-      if (std::sscanf(line, "VmHWM: %lld kB", &kb) == 1) break;
-    std::fclose(status);
-    if (kb >= 0) return kb * 1024;
-  }
-  rusage ru{};
-  getrusage(RUSAGE_SELF, &ru);
-  return static_cast<int64_t>(ru.ru_maxrss) * 1024;
-}
-
 // PFC headroom of a lossless (port, priority) of a switch, either
 // architecture: the bytes that keep arriving after XOFF — a round trip of the
 // cable at line rate, plus a frame in flight at each end and the pause frame
@@ -165,8 +144,10 @@ void Simulation::Build() {
     const Node& owner = f.nodes[p.node];
     p.tx = static_cast<uint32_t>(owner.kind) << Port::kRxKindShift | owner.index;
   }
-  f.link_rng = Rng(scenario_.seed, 0x11CE000000000000ULL);
-  f.fault_rng = Rng(scenario_.seed, 0xFA17000000000000ULL);
+  quantum_ = SyncQuantum(f);
+  for (PortId i = 0; i < f.ports.size(); ++i)
+    if (f.ports[i].loss_probability > 0)
+      f.LinkRng(i) = Rng(scenario_.seed, 0x11CE000000000000ULL + i);
   f.routing.Build(adjacency, topo.host_nodes, switch_index, sw.ecmp_seed ^ scenario_.seed);
   if (!scenario_.faults.empty()) {
     adjacency_ = adjacency;
@@ -416,8 +397,15 @@ void Simulation::Dispatch(const Event& e) {
       uint32_t i = e.target;
       for (; i < start_order_.size() && f.flows[start_order_[i]].start == f.now; ++i) {
         const uint32_t id = start_order_[i];
-        f.nics[f.flows[id].src].StartFlow(f, id);
+        // A partition starts its own hosts' flows; the others learn the
+        // flow's route, which their switches forward its frames by.
+        if (local_host_.empty() || local_host_[f.flows[id].src]) {
+          f.nics[f.flows[id].src].StartFlow(f, id);
+        } else {
+          f.routes.Compute(f, id);
+        }
       }
+      if (!coordinator_) ++uncounted_;
       if (i < start_order_.size())
         f.Schedule(f.flows[start_order_[i]].start, EventKind::kFlowStart, i);
       break;
@@ -517,20 +505,60 @@ void Simulation::DispatchOps(const Event& e) {
   }
 }
 
+void Simulation::SetPartition(std::vector<uint8_t> local, uint32_t partition,
+                              const std::vector<uint32_t>& node_partition, bool coordinator) {
+  Fabric& f = fabric_;
+  local_ = std::move(local);
+  coordinator_ = coordinator;
+  local_host_.assign(f.nics.size(), 0);
+  for (uint32_t h = 0; h < f.nics.size(); ++h)
+    local_host_[h] = local_[f.ports[f.nics[h].port()].node];
+  f.partition = partition;
+  f.outbox.resize(2 * (*std::max_element(node_partition.begin(), node_partition.end()) + 1));
+  f.port_partition.resize(f.ports.size());
+  for (PortId i = 0; i < f.ports.size(); ++i) {
+    Port& p = f.ports[i];
+    const uint32_t far = node_partition[f.ports[p.peer].node];
+    // The sending side of a cut link hands its frames over (Fabric::Launch).
+    if (local_[p.node] && far != partition) p.link_ops |= Port::kLinkCut;
+    f.port_partition[i] = far;
+  }
+}
+
+Time Simulation::NextEventTime() {
+  return fabric_.events.Empty() ? kTimeMax : fabric_.events.Top().time;
+}
+
 bool Simulation::Advance(Time until, const ProgressFn& progress) {
   Fabric& f = fabric_;
   const size_t total_flows = f.flows.size();
+  for (;;) {
+    if (window_end_ < 0) {  // between windows: done, or open the next one
+      if (total_flows > 0 && f.flows_finished == total_flows) return false;
+      const Time start = NextEventTime();
+      if (start == kTimeMax) return false;
+      if (start > until) {
+        f.now = std::max(f.now, until);
+        return true;
+      }
+      window_end_ = start + (quantum_ - 1);
+    }
+    const Time stop = std::min(window_end_, until);
+    RunEvents(stop, progress);
+    if (stop < window_end_) {  // `until` falls inside the window
+      f.now = std::max(f.now, until);
+      return true;
+    }
+    window_end_ = -1;
+  }
+}
+
+void Simulation::RunEvents(Time stop, const ProgressFn& progress) {
+  Fabric& f = fabric_;
   const bool report = static_cast<bool>(progress);
   uint64_t events = events_;  // a local: the loop's counter stays in a register
   Event e;
-  for (;;) {
-    if (total_flows > 0 && f.flows_finished == total_flows) break;
-    if (!f.events.PopUntil(until, &e)) {
-      if (f.events.Empty()) break;
-      f.now = std::max(f.now, until);  // the next event lies beyond `until`
-      events_ = events;
-      return true;
-    }
+  while (f.events.PopUntil(stop, &e)) {
     f.now = e.time;
     // Fetch what the event after the next one reads first (its port, its
     // frame) while this one runs: a hop is a chain of cache misses, and one
@@ -560,23 +588,19 @@ bool Simulation::Advance(Time until, const ProgressFn& progress) {
     }
   }
   events_ = events;
-  return false;
 }
 
 RunStats Simulation::Run(const ProgressFn& progress) {
   Fabric& f = fabric_;
   RunStats stats;
-  const auto wall_start = std::chrono::steady_clock::now();
-  const double cpu_start = CpuSeconds();
+  RunClock clock;
   Advance(scenario_.duration, progress);
-  stats.events = events_;
+  stats.events = CountedEvents();
   stats.all_flows_done = f.flows_finished == f.flows.size();
   stats.end_time = f.now;
+  stats.in_network_frames = f.FramesInNetwork(&stats.in_network_payload_bytes);
   if (monitor_) monitor_->Finish(f);
-  stats.wall_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  stats.cpu_seconds = CpuSeconds() - cpu_start;
-  stats.peak_rss_bytes = PeakRssBytes();
+  clock.Finish(stats);
   return stats;
 }
 

@@ -30,6 +30,9 @@ struct RunStats {
   double cpu_seconds = 0;
   int64_t peak_rss_bytes = 0;
   bool all_flows_done = false;
+  // Frames (and their payload bytes) still in queues and on wires at the end.
+  uint64_t in_network_frames = 0;
+  uint64_t in_network_payload_bytes = 0;
 };
 
 class Simulation {
@@ -43,7 +46,33 @@ class Simulation {
   // Processes events up to simulated time `until` (tests and tools that
   // sample the fabric mid-run). Returns false once nothing is left to do:
   // every flow finished or no event remains. Run() is Advance(duration).
+  //
+  // Events run in windows of quantum() picoseconds, each starting at the
+  // earliest pending event, and the run ends at the end of the window in
+  // which its last flow finished: the same windows a partitioned run
+  // synchronises on (sim/partitioned_run.h), so that both stop after the
+  // same events and report the same counters.
   bool Advance(Time until, const ProgressFn& progress = nullptr);
+
+  // --- The partitioned run's view (sim/partitioned_run.h) ---
+  // The window length: the smallest non-zero link delay, a property of the
+  // scenario alone (sim/partition.h).
+  Time quantum() const { return quantum_; }
+  // This replica runs only the events of the nodes marked in `local` (one
+  // flag per node) and sends what its ports launch onto cut links to the
+  // partition that owns the far end (Fabric::outbox). `coordinator`: this
+  // replica counts the events every replica runs (flow arrivals).
+  void SetPartition(std::vector<uint8_t> local, uint32_t partition,
+                    const std::vector<uint32_t>& node_partition, bool coordinator);
+  bool IsLocalNode(uint32_t node) const { return local_.empty() || local_[node] != 0; }
+  // The time of the earliest pending event, or kTimeMax.
+  Time NextEventTime();
+  // Runs every pending event at or before `stop`.
+  void RunEvents(Time stop, const ProgressFn& progress);
+  // Events run so far that this replica counts.
+  uint64_t CountedEvents() const { return events_ - uncounted_; }
+  // Sets what Run() reports once a partitioned run has merged its replicas.
+  void SetEndTime(Time t) { fabric_.now = t; }
 
   const Fabric& fabric() const { return fabric_; }
   Fabric& fabric() { return fabric_; }
@@ -72,6 +101,12 @@ class Simulation {
 
   Scenario scenario_;
   Fabric fabric_;
+  Time quantum_ = 0;
+  Time window_end_ = -1;             // the open window's last picosecond, or -1 between windows
+  std::vector<uint8_t> local_;       // per node: this replica runs it (empty: all)
+  std::vector<uint8_t> local_host_;  // per host, the same
+  uint64_t uncounted_ = 0;           // replicated events another replica counts
+  bool coordinator_ = true;
   std::unique_ptr<Monitor> monitor_;
   uint64_t events_ = 0;
   std::vector<uint32_t> start_order_;  // flow ids by start time (the arrival cursor)

@@ -94,6 +94,15 @@ struct Counters {
   uint64_t delivered_payload_bytes = 0;
   uint64_t dropped_payload_bytes = 0;
 
+  // Adds another partition's counts (sim/partitioned_run.h): every field is a
+  // uint64_t count, summed field by field.
+  Counters& operator+=(const Counters& o) {
+    static_assert(sizeof(Counters) % sizeof(uint64_t) == 0);
+    auto* a = reinterpret_cast<uint64_t*>(this);
+    const auto* b = reinterpret_cast<const uint64_t*>(&o);
+    for (size_t i = 0; i < sizeof(Counters) / sizeof(uint64_t); ++i) a[i] += b[i];
+    return *this;
+  }
   uint64_t TotalDrops() const {
     uint64_t t = 0;
     for (auto d : drops) t += d;

@@ -91,8 +91,8 @@ nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
   j["naks_sent"] = c.naks_sent;
   j["retransmitted_packets"] = c.retransmitted_packets;
   j["timeouts"] = c.timeouts;
-  uint64_t in_network_payload = 0;
-  const uint64_t in_network = f.FramesInNetwork(&in_network_payload);
+  const uint64_t in_network = stats.in_network_frames;
+  const uint64_t in_network_payload = stats.in_network_payload_bytes;
   // injected + replicated (flooded copies) = delivered + dropped + in network.
   j["conservation"] = {{"injected_frames", c.injected_frames},
                        {"replicated_frames", c.replicated_frames},

@@ -17,6 +17,7 @@
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <string_view>
 
 extern char** environ;
 
@@ -103,6 +104,21 @@ class Pool {
     return fs::path(o_.out_dir) / (pt.name + ".partial");
   }
 
+  // A point runs as a plain process, not as a rank of the sweep's MPI job:
+  // this process's environment without the launcher's variables, which would
+  // make `rocesim run` take itself for one rank of a partitioned run.
+  static std::vector<char*> PointEnvironment() {
+    std::vector<char*> env;
+    for (char** e = environ; *e != nullptr; ++e) {
+      const std::string_view var(*e);
+      if (var.starts_with("OMPI_COMM_WORLD") || var.starts_with("PMIX_") || var.starts_with("PMI_"))
+        continue;
+      env.push_back(*e);
+    }
+    env.push_back(nullptr);
+    return env;
+  }
+
   void Start(const SweepPoint& pt) {
     const fs::path partial = Partial(pt);
     fs::remove_all(partial);
@@ -116,6 +132,7 @@ class Pool {
     std::vector<std::string> args = {o_.exe, "run", base_, "-o", partial.string()};
     for (const std::string& s : sets) args.push_back("--set=" + s);
     args.push_back("-q");
+    if (o_.threads > 1) args.push_back(fmt::format("--threads={}", o_.threads));
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -127,7 +144,8 @@ class Pool {
     posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     posix_spawn_file_actions_adddup2(&fa, 1, 2);
     pid_t pid = 0;
-    const int rc = posix_spawn(&pid, o_.exe.c_str(), &fa, nullptr, argv.data(), environ);
+    const int rc =
+        posix_spawn(&pid, o_.exe.c_str(), &fa, nullptr, argv.data(), PointEnvironment().data());
     posix_spawn_file_actions_destroy(&fa);
     if (rc != 0) {
       Report(pt, false, fmt::format("cannot start {}: {}", o_.exe, std::strerror(rc)), 0, {});

@@ -66,4 +66,18 @@ struct Flow {
   bool Finished() const { return finish >= 0; }
 };
 
+// Copies the responder (receiver) side of `from` into `to`: a partitioned
+// run (sim/partitioned_run.h) merges each flow from the partition of its
+// sender and the partition of its receiver.
+inline void CopyResponder(const Flow& from, Flow& to) {
+  to.rcv_next = from.rcv_next;
+  to.since_ack = from.since_ack;
+  to.nak_outstanding = from.nak_outstanding;
+  to.ce_since_ack = from.ce_since_ack;
+  to.ack_due = from.ack_due;
+  to.last_rx_sent = from.last_rx_sent;
+  to.last_cnp = from.last_cnp;
+  to.ecn_marked = from.ecn_marked;
+}
+
 }  // namespace rocesim

@@ -1,0 +1,248 @@
+#include "apps/mpi_rank_exchange.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <type_traits>
+
+#include "sim/partition.h"
+#include "sim/simulation.h"
+
+#ifdef ROCESIM_HAVE_MPI
+#include <mpi.h>
+#endif
+
+namespace rocesim {
+namespace {
+
+int LauncherRanks() {
+  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"})
+    if (const char* v = std::getenv(var)) return std::atoi(v);
+  return 1;
+}
+
+#ifdef ROCESIM_HAVE_MPI
+static_assert(std::is_trivially_copyable_v<CrossFrame>, "frames cross ranks as bytes");
+static_assert(std::is_trivially_copyable_v<Flow>, "flows are merged as bytes");
+
+template <typename T>
+void Append(std::vector<char>& buf, const T& v) {
+  const size_t at = buf.size();
+  buf.resize(at + sizeof(T));
+  std::memcpy(buf.data() + at, &v, sizeof(T));
+}
+template <typename T>
+T Read(const char*& at) {
+  T v;
+  std::memcpy(&v, at, sizeof(T));
+  at += sizeof(T);
+  return v;
+}
+
+// Everyone's `mine` on rank 0, concatenated in rank order (empty elsewhere).
+std::vector<char> GatherBytes(const std::vector<char>& mine, int ranks, int rank) {
+  const int len = static_cast<int>(mine.size());
+  std::vector<int> lens(static_cast<size_t>(ranks)), displs(static_cast<size_t>(ranks));
+  MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  int total = 0;
+  if (rank == 0)
+    for (int r = 0; r < ranks; ++r) {
+      displs[static_cast<size_t>(r)] = total;
+      total += lens[static_cast<size_t>(r)];
+    }
+  std::vector<char> all(static_cast<size_t>(total));
+  MPI_Gatherv(mine.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, 0,
+              MPI_COMM_WORLD);
+  return all;
+}
+
+class MpiRankExchange final : public RankExchange {
+ public:
+  MpiRankExchange() {
+    int initialised = 0;
+    MPI_Initialized(&initialised);
+    if (!initialised) MPI_Init(nullptr, nullptr);
+    int r = 0, n = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &r);
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    rank_ = static_cast<uint32_t>(r);
+    ranks_ = static_cast<uint32_t>(n);
+  }
+  ~MpiRankExchange() override { MPI_Finalize(); }
+  uint32_t Ranks() const override { return ranks_; }
+  uint32_t Rank() const override { return rank_; }
+
+  // Two collectives a window: an all-gather of every rank's byte count per
+  // destination and its (next, finished, events), then, only when some rank
+  // has frames for another, the all-to-all of the frames themselves.
+  void ExchangeWindow(const std::vector<std::unique_ptr<Simulation>>& replicas,
+                      uint32_t first_partition, uint32_t base, Time& next, uint64_t& finished,
+                      uint64_t& events) override {
+    const auto threads = static_cast<uint32_t>(replicas.size());
+    first_ = first_partition;
+    std::vector<std::vector<char>> out(ranks_);
+    for (const auto& sim : replicas) {
+      std::vector<std::vector<CrossFrame>>& outbox = sim->fabric().outbox;
+      const auto parts = static_cast<uint32_t>(outbox.size() / 2);
+      for (uint32_t d = 0; d < parts; ++d) {
+        const uint32_t rank = d / threads;
+        if (rank == rank_) continue;
+        for (const CrossFrame& c : outbox[base + d]) {
+          Append(out[rank], d);
+          Append(out[rank], c);
+        }
+        outbox[base + d].clear();
+      }
+    }
+    // Per rank: next, finished, events, then its byte count for each rank.
+    const size_t row = 3 + ranks_;
+    std::vector<int64_t> mine(row), all(row * ranks_);
+    mine[0] = next;
+    mine[1] = static_cast<int64_t>(finished);
+    mine[2] = static_cast<int64_t>(events);
+    for (uint32_t r = 0; r < ranks_; ++r) mine[3 + r] = static_cast<int64_t>(out[r].size());
+    MPI_Allgather(mine.data(), static_cast<int>(row), MPI_INT64_T, all.data(),
+                  static_cast<int>(row), MPI_INT64_T, MPI_COMM_WORLD);
+    next = kTimeMax;
+    finished = events = 0;
+    bool any_frames = false;
+    std::vector<int> send_counts(ranks_), recv_counts(ranks_), send_displs(ranks_),
+        recv_displs(ranks_);
+    for (uint32_t r = 0; r < ranks_; ++r) {
+      const int64_t* theirs = &all[r * row];
+      next = std::min(next, theirs[0]);
+      finished += static_cast<uint64_t>(theirs[1]);
+      events += static_cast<uint64_t>(theirs[2]);
+      for (uint32_t d = 0; d < ranks_; ++d) any_frames |= theirs[3 + d] > 0;
+      recv_counts[r] = static_cast<int>(theirs[3 + rank_]);
+      send_counts[r] = static_cast<int>(out[r].size());
+    }
+    inbox_.resize(threads);
+    for (auto& in : inbox_) in.clear();
+    if (!any_frames) return;
+    std::vector<char> send;
+    int total = 0;
+    for (uint32_t r = 0; r < ranks_; ++r) {
+      send_displs[r] = static_cast<int>(send.size());
+      send.insert(send.end(), out[r].begin(), out[r].end());
+      recv_displs[r] = total;
+      total += recv_counts[r];
+    }
+    std::vector<char> recv(static_cast<size_t>(total));
+    MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), MPI_CHAR, recv.data(),
+                  recv_counts.data(), recv_displs.data(), MPI_CHAR, MPI_COMM_WORLD);
+    const char* at = recv.data();
+    const char* end = at + recv.size();
+    while (at < end) {
+      const auto d = Read<uint32_t>(at);
+      inbox_[d - first_].push_back(Read<CrossFrame>(at));
+    }
+  }
+
+  const std::vector<CrossFrame>& Inbox(uint32_t part) const override {
+    static const std::vector<CrossFrame> kNone;
+    const uint32_t i = part - first_;
+    return i < inbox_.size() ? inbox_[i] : kNone;
+  }
+
+  Time MinTime(Time t) override {
+    int64_t v = t;
+    MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+    return v;
+  }
+
+  void MergeInto(Simulation& merged, const Partitioning& partitioning, uint32_t first_partition,
+                 uint32_t threads, uint64_t& events, Time& end, uint64_t& in_network,
+                 uint64_t& in_network_payload) override {
+    Fabric& f = merged.fabric();
+    auto mine = [&](uint32_t node) {
+      return partitioning.node_part[node] - first_partition < threads;
+    };
+    // Flows (1: the sender's side, 2: the receiver's) and ports this rank
+    // owns, each list behind its count.
+    std::vector<char> buf;
+    std::vector<char> flows, ports;
+    uint32_t num_flows = 0, num_ports = 0;
+    for (const Flow& fl : f.flows) {
+      const bool src = mine(f.ports[f.nics[fl.src].port()].node);
+      const bool dst = mine(f.ports[f.nics[fl.dst].port()].node);
+      if (!src && !dst) continue;
+      ++num_flows;
+      Append(flows, static_cast<uint8_t>((src ? 1 : 0) | (dst ? 2 : 0)));
+      Append(flows, fl);
+    }
+    for (PortId i = 0; i < f.ports.size(); ++i) {
+      if (!mine(f.ports[i].node)) continue;
+      ++num_ports;
+      Append(ports, i);
+      Append(ports, f.ports[i].counters);
+      Append(ports, f.ports[i].tx_bytes);
+      Append(ports, f.port_drops[i]);
+    }
+    Append(buf, num_flows);
+    buf.insert(buf.end(), flows.begin(), flows.end());
+    Append(buf, num_ports);
+    buf.insert(buf.end(), ports.begin(), ports.end());
+    const std::vector<char> all =
+        GatherBytes(buf, static_cast<int>(ranks_), static_cast<int>(rank_));
+    // Sums and maxima.
+    static_assert(sizeof(Counters) % sizeof(uint64_t) == 0);
+    const int words = static_cast<int>(sizeof(Counters) / sizeof(uint64_t));
+    MPI_Reduce(rank_ == 0 ? MPI_IN_PLACE : &f.counters, &f.counters, words, MPI_UINT64_T, MPI_SUM,
+               0, MPI_COMM_WORLD);
+    uint64_t sums[4] = {events, in_network, in_network_payload, f.flows_finished};
+    MPI_Allreduce(MPI_IN_PLACE, sums, 4, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    events = sums[0];
+    in_network = sums[1];
+    in_network_payload = sums[2];
+    f.flows_finished = static_cast<uint32_t>(sums[3]);
+    int64_t last = end;
+    MPI_Allreduce(MPI_IN_PLACE, &last, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+    end = last;
+    if (rank_ != 0) return;
+    const char* at = all.data();
+    const char* stop = at + all.size();
+    while (at < stop) {  // one rank's part after another
+      for (auto n = Read<uint32_t>(at); n > 0; --n) {
+        const auto sides = Read<uint8_t>(at);
+        const Flow fl = Read<Flow>(at);
+        Flow& into = f.flows[fl.id];
+        if (sides & 1) {
+          const Flow responder = into;
+          into = fl;
+          CopyResponder(responder, into);
+        }
+        if (sides & 2) CopyResponder(fl, into);
+      }
+      for (auto n = Read<uint32_t>(at); n > 0; --n) {
+        const auto port = Read<PortId>(at);
+        f.ports[port].counters = Read<PortCounters>(at);
+        f.ports[port].tx_bytes = Read<uint64_t>(at);
+        f.port_drops[port] = Read<Fabric::DropsByCause>(at);
+      }
+    }
+  }
+
+ private:
+  uint32_t rank_ = 0, ranks_ = 1, first_ = 0;
+  std::vector<std::vector<CrossFrame>> inbox_;
+};
+#endif
+
+}  // namespace
+
+std::unique_ptr<RankExchange> MakeMpiRankExchange() {
+  if (LauncherRanks() <= 1) return nullptr;
+#ifdef ROCESIM_HAVE_MPI
+  return std::make_unique<MpiRankExchange>();
+#else
+  throw std::runtime_error(
+      "running under an MPI launcher, but this rocesim was built without MPI; install "
+      "libopenmpi-dev and rebuild (scripts/install-deps.sh)");
+#endif
+}
+
+}  // namespace rocesim

@@ -1,0 +1,136 @@
+#include "sim/partition.h"
+
+#include <fmt/format.h>
+#include <metis.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "net/fabric.h"
+
+namespace rocesim {
+
+namespace {
+// Union-find over nodes, merging the ends of zero-delay links.
+struct Components {
+  std::vector<uint32_t> parent;
+  explicit Components(size_t n) : parent(n) { std::iota(parent.begin(), parent.end(), 0u); }
+  uint32_t Find(uint32_t x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  }
+  void Join(uint32_t a, uint32_t b) {
+    a = Find(a);
+    b = Find(b);
+    if (a != b) parent[std::max(a, b)] = std::min(a, b);
+  }
+};
+}  // namespace
+
+Time SyncQuantum(const Fabric& f) {
+  Time q = kTimeMax;
+  for (const Port& p : f.ports)
+    if (p.delay > 0) q = std::min(q, p.delay);
+  return q == kTimeMax ? kMicrosecond : q;
+}
+
+Partitioning PartitionFabric(const Fabric& f, uint32_t parts) {
+  Partitioning out;
+  out.parts = parts;
+  const auto n = static_cast<uint32_t>(f.nodes.size());
+  out.node_part.assign(n, 0);
+  if (parts > 1) {
+    Components comp(n);
+    for (const Port& p : f.ports)
+      if (p.delay == 0) comp.Join(p.node, f.ports[p.peer].node);
+    // Vertices: the zero-delay components, numbered in node order.
+    std::vector<idx_t> vertex(n, -1);
+    idx_t vertices = 0;
+    for (uint32_t i = 0; i < n; ++i)
+      if (comp.Find(i) == i) vertex[i] = vertices++;
+    if (static_cast<uint32_t>(vertices) < parts) {
+      std::string zero;
+      for (const Port& p : f.ports)
+        if (p.delay == 0) {
+          zero =
+              fmt::format(" (links of zero delay cannot be cut: e.g. node {} port {} to node {})",
+                          p.node, p.local, f.ports[p.peer].node);
+          break;
+        }
+      throw PartitionError(
+          fmt::format("cannot cut the fabric into {} partitions: it has {} separable parts{}",
+                      parts, vertices, zero));
+    }
+    std::vector<idx_t> weight(static_cast<size_t>(vertices), 0);
+    std::vector<std::vector<std::pair<idx_t, idx_t>>> adj(static_cast<size_t>(vertices));
+    for (uint32_t i = 0; i < n; ++i)
+      weight[static_cast<size_t>(vertex[comp.Find(i)])] +=
+          f.nodes[i].num_ports + (f.nodes[i].is_switch ? 0 : 1);
+    for (const Port& p : f.ports) {
+      const idx_t a = vertex[comp.Find(p.node)], b = vertex[comp.Find(f.ports[p.peer].node)];
+      if (a != b) adj[static_cast<size_t>(a)].emplace_back(b, 1);
+    }
+    std::vector<idx_t> xadj{0}, adjncy, adjwgt;
+    for (auto& edges : adj) {
+      // Parallel links between two vertices become one edge of their count.
+      std::sort(edges.begin(), edges.end());
+      for (size_t e = 0; e < edges.size(); ++e) {
+        if (e > 0 && edges[e].first == edges[e - 1].first) {
+          ++adjwgt.back();
+          continue;
+        }
+        adjncy.push_back(edges[e].first);
+        adjwgt.push_back(1);
+      }
+      xadj.push_back(static_cast<idx_t>(adjncy.size()));
+    }
+    idx_t ncon = 1, nparts = static_cast<idx_t>(parts), cut = 0;
+    std::vector<idx_t> part(static_cast<size_t>(vertices), 0);
+    idx_t options[METIS_NOPTIONS];
+    METIS_SetDefaultOptions(options);
+    options[METIS_OPTION_SEED] = 1;  // the same cut every time
+    options[METIS_OPTION_NUMBERING] = 0;
+    const int rc = parts <= 8
+                       ? METIS_PartGraphRecursive(&vertices, &ncon, xadj.data(), adjncy.data(),
+                                                  weight.data(), nullptr, adjwgt.data(), &nparts,
+                                                  nullptr, nullptr, options, &cut, part.data())
+                       : METIS_PartGraphKway(&vertices, &ncon, xadj.data(), adjncy.data(),
+                                             weight.data(), nullptr, adjwgt.data(), &nparts,
+                                             nullptr, nullptr, options, &cut, part.data());
+    if (rc != METIS_OK)
+      throw PartitionError(fmt::format("METIS could not cut the fabric into {} partitions", parts));
+    for (uint32_t i = 0; i < n; ++i)
+      out.node_part[i] = static_cast<uint32_t>(part[static_cast<size_t>(vertex[comp.Find(i)])]);
+  }
+  out.sizes.assign(parts, PartitionSize{});
+  for (uint32_t i = 0; i < n; ++i) {
+    PartitionSize& s = out.sizes[out.node_part[i]];
+    (f.nodes[i].is_switch ? s.switches : s.hosts)++;
+    s.ports += f.nodes[i].num_ports;
+  }
+  for (uint32_t p = 0; p < parts; ++p)
+    if (out.sizes[p].switches + out.sizes[p].hosts == 0)
+      throw PartitionError(
+          fmt::format("cannot cut the fabric into {} partitions: partition {} is empty", parts, p));
+  for (const Port& p : f.ports) {
+    const uint32_t peer_node = f.ports[p.peer].node;
+    if (out.node_part[p.node] == out.node_part[peer_node] || p.node > peer_node) continue;
+    ++out.cut_links;
+    out.lookahead = std::min(out.lookahead, p.delay);
+  }
+  return out;
+}
+
+std::string Partitioning::Describe(Time window) const {
+  std::string s = fmt::format("partitions {}:", parts);
+  for (uint32_t p = 0; p < parts; ++p)
+    s += fmt::format("{} {} switches {} hosts {} ports", p == 0 ? "" : " |", sizes[p].switches,
+                     sizes[p].hosts, sizes[p].ports);
+  s += fmt::format("; cut {} links", cut_links);
+  if (lookahead != kTimeMax)
+    s +=
+        fmt::format("; lookahead {} ps (smallest cut-link delay), window {} ps", lookahead, window);
+  return s;
+}
+
+}  // namespace rocesim

@@ -1,0 +1,60 @@
+// Partitioning a fabric for a parallel run (DESIGN.md §5, sim/partitioned_run.h).
+//
+// A partition owns whole nodes: a switch with all its ports, a host with its
+// NIC and the flows it sends. Links between nodes of different partitions are
+// cut; a frame launched onto a cut link is handed to the far partition, which
+// must learn of it before the frame lands, so partitions synchronise at least
+// once per smallest cut-link delay (the lookahead).
+//
+// The cut comes from METIS (Debian's libmetis) on the node graph, weighted
+// so that it balances ports (a node's weight is its port count plus one for
+// a host: the work of a run is per port and per NIC) and cuts few links.
+// Links of zero delay cannot be cut (no lookahead): their ends are merged
+// into one vertex before METIS sees the graph, so a partitioning always
+// cuts around them; a fabric that is one zero-delay component cannot be split.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/time.h"
+
+namespace rocesim {
+
+struct Fabric;
+
+struct PartitionError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct PartitionSize {
+  uint32_t switches = 0;
+  uint32_t hosts = 0;
+  uint64_t ports = 0;
+};
+
+struct Partitioning {
+  uint32_t parts = 1;
+  std::vector<uint32_t> node_part;  // per node: its partition
+  std::vector<PartitionSize> sizes;
+  uint64_t cut_links = 0;     // links whose ends lie in different partitions
+  Time lookahead = kTimeMax;  // the smallest delay of a cut link
+  // "partitions 2: 40 switches 64 hosts 384 ports | ...; cut 16 links; lookahead 1 us"
+  std::string Describe(Time window) const;
+};
+
+// Cuts `f` into `parts` partitions (parts >= 1). Throws PartitionError when
+// it cannot: more partitions than nodes that can be separated, or a
+// partition left empty.
+Partitioning PartitionFabric(const Fabric& f, uint32_t parts);
+
+// The window of the canonical synchronisation scheme: the smallest non-zero
+// delay of any link, so that every possible cut's lookahead is at least this
+// long. It depends on the scenario only, which is what lets a serial run end
+// after exactly the same windows as a partitioned one
+// (Simulation::Advance); 1 us if every link has zero delay.
+Time SyncQuantum(const Fabric& f);
+
+}  // namespace rocesim

@@ -1,0 +1,265 @@
+#include "sim/partitioned_run.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <chrono>
+#include <exception>
+#include <thread>
+
+#include "sim/rank_exchange.h"
+#include "sim/run_clock.h"
+#include "sim/spin_barrier.h"
+
+namespace rocesim {
+
+std::string UnpartitionedFeature(const Scenario& s) {
+  if (!s.faults.empty()) return "faults";
+  if (s.monitors.interval > 0) return "monitors.interval (time series)";
+  if (s.monitors.deadlock.enabled) return "monitors.deadlock";
+  if (s.sw.watchdog.enabled) return "switch.watchdog";
+  if (s.host.watchdog.enabled) return "host.watchdog";
+  return "";
+}
+
+// What the threads of one machine share: the per-partition outboxes live in
+// each replica's Fabric; these are what each partition publishes after a
+// window (in two slots, by window parity, for the reason the outboxes
+// alternate) and what the job agreed on.
+struct PartitionedRun::Shared {
+  explicit Shared(uint32_t n) : sync(n) {
+    for (Slot& s : slots) {
+      s.next.resize(n);
+      s.finished.resize(n);
+      s.events.resize(n);
+    }
+  }
+  struct Slot {
+    std::vector<Time> next;          // per local partition: its earliest pending event
+    std::vector<uint64_t> finished;  // ... flows finished
+    std::vector<uint64_t> events;    // ... events counted
+  };
+  std::array<Slot, 2> slots;
+  SpinBarrier sync;
+  // MPI: the job's agreement, filled by thread 0 between two barriers.
+  Time global_next = kTimeMax;
+  uint64_t global_finished = 0;
+  uint64_t global_events = 0;
+  bool last_window_clipped = false;  // the last window ran only up to the duration
+};
+
+PartitionedRun::PartitionedRun(const Scenario& scenario, uint32_t threads, RankExchange* exchange)
+    : scenario_(scenario), threads_(std::max(threads, 1u)), exchange_(exchange) {
+  if (const std::string what = UnpartitionedFeature(scenario_); !what.empty())
+    throw BuildError(fmt::format(
+        "{}: a partitioned run (--threads, mpirun) does not model this yet; run it serially",
+        what));
+  const uint32_t ranks = exchange_ ? exchange_->Ranks() : 1;
+  const uint32_t rank = exchange_ ? exchange_->Rank() : 0;
+  first_partition_ = rank * threads_;
+  replicas_.resize(threads_);
+  // Replica 0 first: it partitions the fabric for all of them.
+  replicas_[0] = std::make_unique<Simulation>(scenario_);
+  partitioning_ = PartitionFabric(replicas_[0]->fabric(), ranks * threads_);
+  std::vector<std::exception_ptr> errors(threads_);
+  {
+    std::vector<std::thread> builders;
+    for (uint32_t t = 1; t < threads_; ++t)
+      builders.emplace_back([&, t] {
+        try {
+          replicas_[t] = std::make_unique<Simulation>(scenario_);
+        } catch (...) {
+          errors[t] = std::current_exception();
+        }
+      });
+    for (std::thread& b : builders) b.join();
+  }
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  for (uint32_t t = 0; t < threads_; ++t) {
+    const uint32_t part = first_partition_ + t;
+    std::vector<uint8_t> local(partitioning_.node_part.size());
+    for (size_t n = 0; n < local.size(); ++n) local[n] = partitioning_.node_part[n] == part;
+    replicas_[t]->SetPartition(std::move(local), part, partitioning_.node_part, part == 0);
+  }
+  shared_ = std::make_unique<Shared>(threads_);
+}
+
+PartitionedRun::~PartitionedRun() = default;
+
+// One partition's thread. Window w (from 1):
+//   take in the frames other partitions sent to this one in window w - 1
+//     (outbox set (w - 1) & 1) and decide, from what every partition
+//     published after window w - 1, where window w starts, or that the run
+//     is over: identically in every thread;
+//   run the window's events, writing frames for other partitions into the
+//     outbox set w & 1 (cleared first: its readers finished with it before
+//     the last barrier);
+//   publish into slot w & 1 the earliest event pending here or landing from
+//     a frame sent here, flows finished and events counted;
+//   barrier [MPI: thread 0 exchanges with the other ranks; barrier].
+// One barrier a window: the double sets of outboxes and published slots keep
+// a fast thread's writes for window w + 1 away from a slow thread's reads of
+// window w's.
+void PartitionedRun::RunPartition(uint32_t t, const Simulation::ProgressFn& progress) {
+  Simulation& sim = *replicas_[t];
+  Fabric& f = sim.fabric();
+  Shared& sh = *shared_;
+  const uint32_t part = first_partition_ + t;
+  const uint32_t parts = partitioning_.parts;
+  const Time until = scenario_.duration;
+  const uint64_t total_flows = f.flows.size();
+  const Time quantum = sim.quantum();
+  uint64_t reported = 0;
+  auto publish = [&](uint64_t window) {
+    Shared::Slot& slot = sh.slots[window & 1];
+    slot.next[t] = std::min(sim.NextEventTime(), f.outbox_min_arrive);
+    slot.finished[t] = f.flows_finished;
+    slot.events[t] = sim.CountedEvents();
+    f.outbox_min_arrive = kTimeMax;
+    sh.sync.Wait();
+    if (exchange_) {
+      if (t == 0) {
+        Time next = *std::min_element(slot.next.begin(), slot.next.end());
+        uint64_t finished = 0, events = 0;
+        for (uint32_t i = 0; i < threads_; ++i) {
+          finished += slot.finished[i];
+          events += slot.events[i];
+        }
+        exchange_->ExchangeWindow(replicas_, first_partition_, (window & 1) * parts, next, finished,
+                                  events);
+        sh.global_next = next;
+        sh.global_finished = finished;
+        sh.global_events = events;
+      }
+      sh.sync.Wait();
+    }
+  };
+  publish(0);
+  for (uint64_t window = 1;; ++window) {
+    const uint64_t last = window - 1;
+    const uint32_t last_base = (last & 1) * parts;
+    for (uint32_t s = 0; s < threads_; ++s)
+      if (s != t)
+        for (const CrossFrame& c : replicas_[s]->fabric().outbox[last_base + part])
+          f.ReceiveAcross(c);
+    Time start;
+    uint64_t finished, events;
+    if (exchange_) {
+      for (const CrossFrame& c : exchange_->Inbox(part)) f.ReceiveAcross(c);
+      start = sh.global_next;
+      finished = sh.global_finished;
+      events = sh.global_events;
+    } else {
+      const Shared::Slot& slot = sh.slots[last & 1];
+      start = *std::min_element(slot.next.begin(), slot.next.end());
+      finished = events = 0;
+      for (uint32_t i = 0; i < threads_; ++i) {
+        finished += slot.finished[i];
+        events += slot.events[i];
+      }
+    }
+    if (t == 0 && progress && events - reported >= 0x10000) {
+      reported = events;
+      progress(std::min(start, until), events);
+    }
+    if (total_flows > 0 && finished == total_flows) break;
+    if (start == kTimeMax || start > until) break;
+    const Time window_end = start + (quantum - 1);
+    if (t == 0) sh.last_window_clipped = window_end > until;
+    const uint32_t base = (window & 1) * parts;
+    f.outbox_base = base;
+    for (uint32_t d = 0; d < parts; ++d) f.outbox[base + d].clear();
+    sim.RunEvents(std::min(window_end, until), nullptr);
+    publish(window);
+  }
+}
+
+RunStats PartitionedRun::Run(const Simulation::ProgressFn& progress) {
+  RunStats stats;
+  RunClock clock;
+  std::vector<std::thread> workers;
+  std::vector<std::exception_ptr> errors(threads_);
+  for (uint32_t t = 1; t < threads_; ++t)
+    workers.emplace_back([&, t] {
+      try {
+        RunPartition(t, nullptr);
+      } catch (...) {
+        errors[t] = std::current_exception();
+      }
+    });
+  RunPartition(0, progress);
+  for (std::thread& w : workers) w.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  Merge(stats);
+  clock.Finish(stats);
+  return stats;
+}
+
+void PartitionedRun::Merge(RunStats& stats) {
+  // Local totals, then (MPI) the job's.
+  Shared& sh = *shared_;
+  uint64_t events = 0;
+  Time end = 0;
+  for (uint32_t t = 0; t < threads_; ++t) {
+    events += replicas_[t]->CountedEvents();
+    end = std::max(end, replicas_[t]->fabric().now);
+  }
+  Fabric& out = replicas_[0]->fabric();
+  const std::vector<uint32_t>& node_part = partitioning_.node_part;
+  auto owner = [&](uint32_t node) -> Fabric* {
+    const uint32_t p = node_part[node];
+    if (p - first_partition_ >= threads_) return nullptr;  // on another rank
+    return &replicas_[p - first_partition_]->fabric();
+  };
+  // Flows: the requester's side from the sender's partition, the
+  // responder's from the receiver's.
+  for (Flow& fl : out.flows) {
+    const uint32_t src_node = out.ports[out.nics[fl.src].port()].node;
+    const uint32_t dst_node = out.ports[out.nics[fl.dst].port()].node;
+    if (const Fabric* s = owner(src_node); s && s != &out) {
+      const Flow responder = fl;
+      fl = s->flows[fl.id];
+      CopyResponder(responder, fl);
+    }
+    if (const Fabric* d = owner(dst_node); d && d != &out) CopyResponder(d->flows[fl.id], fl);
+  }
+  // Ports: from the partition owning each port's node.
+  for (PortId i = 0; i < out.ports.size(); ++i) {
+    const Fabric* o = owner(out.ports[i].node);
+    if (!o || o == &out) continue;
+    out.ports[i].counters = o->ports[i].counters;
+    out.ports[i].tx_bytes = o->ports[i].tx_bytes;
+    out.port_drops[i] = o->port_drops[i];
+  }
+  uint64_t in_network = 0, in_network_payload = 0;
+  for (uint32_t t = 0; t < threads_; ++t) {
+    const Fabric& f = replicas_[t]->fabric();
+    uint64_t payload = 0;
+    in_network += f.FramesInNetwork(&payload);
+    in_network_payload += payload;
+    if (t == 0) continue;
+    out.counters += f.counters;
+    out.flows_finished += f.flows_finished;
+  }
+  if (exchange_)
+    exchange_->MergeInto(*replicas_[0], partitioning_, first_partition_, threads_, events, end,
+                         in_network, in_network_payload);
+  stats.events = events;
+  stats.in_network_frames = in_network;
+  stats.in_network_payload_bytes = in_network_payload;
+  stats.all_flows_done = out.flows_finished == out.flows.size();
+  // As the serial run: the last event's time, or the duration if events
+  // were left beyond it.
+  stats.end_time = end;
+  Time next = kTimeMax;
+  for (uint32_t t = 0; t < threads_; ++t) next = std::min(next, replicas_[t]->NextEventTime());
+  if (exchange_) next = exchange_->MinTime(next);
+  if (sh.last_window_clipped || (!stats.all_flows_done && next != kTimeMax))
+    stats.end_time = std::max(end, scenario_.duration);
+  replicas_[0]->SetEndTime(stats.end_time);
+}
+
+}  // namespace rocesim

@@ -1,0 +1,77 @@
+// One simulation across cores: a partitioned, conservatively synchronised
+// run whose results are byte-identical to the serial run's (DESIGN.md §5).
+//
+// Each partition (sim/partition.h) is a replica of the whole Simulation built
+// from the same scenario that runs only its own nodes' events
+// (Simulation::SetPartition). Frames launched onto cut links are handed over
+// (net/cross_link.cpp). Partitions run in windows of Simulation::quantum()
+// picoseconds, each opened at the earliest event pending anywhere (so empty
+// stretches are skipped): every partition runs its events of the window, the
+// partitions exchange the frames that crossed cut links, agree on the next
+// window's start and on how many flows have finished, and stop where the
+// serial run stops, at the end of the window in which the last flow finished.
+// Same-time events follow the canonical order (core/event.h), so every node
+// sees its events in the serial run's order whatever the cut.
+//
+// Threads exchange through shared memory: each partition writes its frames
+// into one outbox per destination, and a barrier separates writing from
+// reading. Ranks of an MPI job (sim/mpi_exchange.h) each run one or more of
+// these thread partitions and exchange between ranks at the same barriers.
+//
+// Replicated state: every replica holds the whole fabric's structure (ports,
+// switches, NICs, flows, routing tables); only its own nodes ever hold
+// frames, queue state or run events. Routing tables are replicated rather
+// than shared because a link_down fault recomputes them in every replica at
+// the same simulated instant. Memory per partition is therefore the fabric's
+// static state plus its own dynamic state (frames, events), not a share of
+// the static state: README "Model notes" says so.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "sim/partition.h"
+#include "sim/simulation.h"
+
+namespace rocesim {
+
+// Between ranks of an MPI job (sim/mpi_exchange.h); null for a run on one machine.
+class RankExchange;
+
+class PartitionedRun {
+ public:
+  // Builds `threads` replicas on this machine (for `exchange`: this rank's
+  // share of rank count x threads partitions), in parallel. Throws
+  // PartitionError when the fabric cannot be cut that many ways, or
+  // BuildError for a scenario that uses a model not yet partitioned.
+  PartitionedRun(const Scenario& scenario, uint32_t threads, RankExchange* exchange = nullptr);
+  ~PartitionedRun();
+
+  // Runs to the scenario's duration (or until every flow finished), then
+  // merges what the replicas measured into result() (on rank 0 of an MPI job).
+  RunStats Run(const Simulation::ProgressFn& progress = nullptr);
+  // The merged simulation that the results writer reads.
+  const Simulation& result() const { return *replicas_[0]; }
+  Simulation& result() { return *replicas_[0]; }
+  const Partitioning& partitioning() const { return partitioning_; }
+
+ private:
+  void RunPartition(uint32_t t, const Simulation::ProgressFn& progress);
+  void Merge(RunStats& stats);
+
+  Scenario scenario_;
+  uint32_t threads_;
+  RankExchange* exchange_;
+  uint32_t first_partition_ = 0;  // of this rank
+  Partitioning partitioning_;
+  std::vector<std::unique_ptr<Simulation>> replicas_;
+  struct Shared;
+  std::unique_ptr<Shared> shared_;
+};
+
+// Models a partitioned run does not support yet, as a message naming the
+// scenario field, or empty.
+std::string UnpartitionedFeature(const Scenario& scenario);
+
+}  // namespace rocesim

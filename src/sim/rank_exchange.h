@@ -1,0 +1,43 @@
+// Between the ranks of an MPI job running one partitioned simulation
+// (sim/partitioned_run.h): the interface the run uses, implemented over MPI
+// by the command line (apps/mpi_rank_exchange.cpp), so that the simulation
+// library itself does not depend on MPI. Every call is collective: all
+// ranks make it at the same point of the run.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "net/fabric.h"
+
+namespace rocesim {
+
+class Simulation;
+struct Partitioning;
+
+class RankExchange {
+ public:
+  virtual ~RankExchange() = default;
+  virtual uint32_t Ranks() const = 0;
+  virtual uint32_t Rank() const = 0;
+  // After a window: sends what the local partitions' outboxes (the set at
+  // `base`, Fabric::outbox_base) hold for partitions of other ranks, and
+  // empties those; receives what other ranks sent to the local ones, into
+  // Inbox; and turns this rank's earliest pending event (frames it sent
+  // included), flows finished and events counted into the job's.
+  virtual void ExchangeWindow(const std::vector<std::unique_ptr<Simulation>>& replicas,
+                              uint32_t first_partition, uint32_t base, Time& next,
+                              uint64_t& finished, uint64_t& events) = 0;
+  // What other ranks sent to local partition `part` in the last exchange.
+  virtual const std::vector<CrossFrame>& Inbox(uint32_t part) const = 0;
+  virtual Time MinTime(Time t) = 0;
+  // After the run: brings the flows, port counters and fabric counters that
+  // other ranks' partitions own into rank 0's `merged` (already merged over
+  // this rank's partitions), and sums or maxes the run's totals.
+  virtual void MergeInto(Simulation& merged, const Partitioning& partitioning,
+                         uint32_t first_partition, uint32_t threads, uint64_t& events, Time& end,
+                         uint64_t& in_network, uint64_t& in_network_payload) = 0;
+};
+
+}  // namespace rocesim
