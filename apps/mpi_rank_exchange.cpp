@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 
 #include "sim/partition.h"
@@ -148,6 +150,43 @@ class MpiRankExchange final : public RankExchange {
     return i < inbox_.size() ? inbox_[i] : kNone;
   }
 
+  std::vector<DeadlockSample> AllDeadlockSamples(const std::vector<DeadlockSample>& mine) override {
+    std::vector<char> buf;
+    for (const DeadlockSample& s : mine) {
+      Append(buf, static_cast<uint32_t>(s.vertices.size()));
+      for (const auto& [port, prio] : s.vertices) {
+        Append(buf, port);
+        Append(buf, prio);
+      }
+      Append(buf, static_cast<uint32_t>(s.holds.size()));
+      for (const auto& h : s.holds) Append(buf, h);
+    }
+    const int len = static_cast<int>(buf.size());
+    std::vector<int> lens(ranks_), displs(ranks_);
+    MPI_Allgather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, MPI_COMM_WORLD);
+    int total = 0;
+    for (uint32_t r = 0; r < ranks_; ++r) {
+      displs[r] = total;
+      total += lens[r];
+    }
+    std::vector<char> all(static_cast<size_t>(total));
+    MPI_Allgatherv(buf.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR,
+                   MPI_COMM_WORLD);
+    std::vector<DeadlockSample> out;
+    const char* at = all.data();
+    const char* end = at + all.size();
+    while (at < end) {
+      DeadlockSample& s = out.emplace_back();
+      for (auto n = Read<uint32_t>(at); n > 0; --n) {
+        const auto port = Read<uint32_t>(at);
+        s.vertices.emplace_back(port, Read<int>(at));
+      }
+      for (auto n = Read<uint32_t>(at); n > 0; --n)
+        s.holds.push_back(Read<std::array<uint32_t, 3>>(at));
+    }
+    return out;
+  }
+
   Time MinTime(Time t) override {
     int64_t v = t;
     MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
@@ -186,6 +225,17 @@ class MpiRankExchange final : public RankExchange {
     buf.insert(buf.end(), flows.begin(), flows.end());
     Append(buf, num_ports);
     buf.insert(buf.end(), ports.begin(), ports.end());
+    // The ops log (this rank's partitions' entries, merged already).
+    Append(buf, static_cast<uint32_t>(f.ops.events.size()));
+    for (const OpsEvent& e : f.ops.events) {
+      Append(buf, e.time);
+      Append(buf, e.node);
+      Append(buf, e.port);
+      Append(buf, e.priority);
+      Append(buf, e.event_key);
+      Append(buf, static_cast<uint32_t>(e.event.size()));
+      buf.insert(buf.end(), e.event.begin(), e.event.end());
+    }
     const std::vector<char> all =
         GatherBytes(buf, static_cast<int>(ranks_), static_cast<int>(rank_));
     // Sums and maxima.
@@ -193,18 +243,26 @@ class MpiRankExchange final : public RankExchange {
     const int words = static_cast<int>(sizeof(Counters) / sizeof(uint64_t));
     MPI_Reduce(rank_ == 0 ? MPI_IN_PLACE : &f.counters, &f.counters, words, MPI_UINT64_T, MPI_SUM,
                0, MPI_COMM_WORLD);
-    uint64_t sums[4] = {events, in_network, in_network_payload, f.flows_finished};
-    MPI_Allreduce(MPI_IN_PLACE, sums, 4, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    uint64_t sums[6] = {events,
+                        in_network,
+                        in_network_payload,
+                        f.flows_finished,
+                        f.ops.watchdog_triggers,
+                        f.ops.watchdog_restores};
+    MPI_Allreduce(MPI_IN_PLACE, sums, 6, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
     events = sums[0];
     in_network = sums[1];
     in_network_payload = sums[2];
     f.flows_finished = static_cast<uint32_t>(sums[3]);
+    f.ops.watchdog_triggers = sums[4];
+    f.ops.watchdog_restores = sums[5];
     int64_t last = end;
     MPI_Allreduce(MPI_IN_PLACE, &last, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
     end = last;
     if (rank_ != 0) return;
     const char* at = all.data();
     const char* stop = at + all.size();
+    std::vector<OpsEvent> log;
     while (at < stop) {  // one rank's part after another
       for (auto n = Read<uint32_t>(at); n > 0; --n) {
         const auto sides = Read<uint8_t>(at);
@@ -223,12 +281,28 @@ class MpiRankExchange final : public RankExchange {
         f.ports[port].tx_bytes = Read<uint64_t>(at);
         f.port_drops[port] = Read<Fabric::DropsByCause>(at);
       }
+      for (auto n = Read<uint32_t>(at); n > 0; --n) {
+        OpsEvent e;
+        e.time = Read<Time>(at);
+        e.node = Read<uint32_t>(at);
+        e.port = Read<int>(at);
+        e.priority = Read<int>(at);
+        e.event_key = Read<uint64_t>(at);
+        const auto len = Read<uint32_t>(at);
+        // Names are a handful of literals: kept here for the views to point at.
+        e.event = *names_.emplace(at, len).first;
+        at += len;
+        log.push_back(e);
+      }
     }
+    std::stable_sort(log.begin(), log.end(), OpsEventBefore);
+    f.ops.events = std::move(log);
   }
 
  private:
   uint32_t rank_ = 0, ranks_ = 1, first_ = 0;
   std::vector<std::vector<CrossFrame>> inbox_;
+  std::set<std::string> names_;  // ops log event names received from other ranks
 };
 #endif
 

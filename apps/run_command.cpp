@@ -102,6 +102,7 @@ int RunCommand(const RunOptions& o) {
     return 0;
   }
   PartitionedRun run(scenario, o.threads, ranks.get());
+  run.EnableMonitors(out_dir);
   if (!quiet)
     fmt::print(stderr, "rocesim: {} ({} rank{} x {} thread{})\n",
                run.partitioning().Describe(run.result().quantum()), ranks ? ranks->Ranks() : 1,

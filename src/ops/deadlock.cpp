@@ -16,17 +16,26 @@ struct Vertex {
   int prio;
 };
 
-// Does egress queue (port, prio) hold back frames that entered its switch on
-// local port `in` — and so that ingress's pause of its upstream? Shared
-// buffer: a frame from `in` sits in the egress queue (holding `in`'s buffer).
-// CIOQ: `in`'s VOQ for that output queue is non-empty (holding `in`'s input
-// queue; the frames already in the output queue no longer count against it).
-bool HoldsFrom(const Fabric& f, const Port& p, int prio, uint16_t in) {
+// The local ingress ports of `p`'s switch whose frames egress queue
+// (p, prio) holds back — and so whose pause of their upstream it prolongs.
+// Shared buffer: a frame from that ingress sits in the egress queue
+// (holding its buffer). CIOQ: that ingress's VOQ for the output queue is
+// non-empty (holding its input queue; the frames already in the output
+// queue no longer count against it).
+std::vector<uint16_t> HeldIngresses(const Fabric& f, const Port& p, int prio) {
   const Node& n = f.nodes[p.node];
-  if (n.kind == NodeKind::kCioq) return f.cioq_switches[n.index].VoqNonEmpty(in, p.local, prio);
+  std::vector<uint16_t> out;
+  if (n.kind == NodeKind::kCioq) {
+    for (uint16_t in = 0; in < n.num_ports; ++in)
+      if (f.cioq_switches[n.index].VoqNonEmpty(in, p.local, prio)) out.push_back(in);
+    return out;
+  }
+  std::vector<bool> seen(n.num_ports, false);
   for (PktId id = p.queue[prio].head; id != kNoPkt; id = f.pool[id].next)
-    if (f.pool[id].in_port == in) return true;
-  return false;
+    seen[f.pool[id].in_port] = true;
+  for (uint16_t in = 0; in < n.num_ports; ++in)
+    if (seen[in]) out.push_back(in);
+  return out;
 }
 
 std::string Name(const Fabric& f, const Vertex& v) {
@@ -36,32 +45,55 @@ std::string Name(const Fabric& f, const Vertex& v) {
 
 }  // namespace
 
+DeadlockSample SampleDeadlock(const Fabric& f, const std::function<bool(uint32_t)>& local) {
+  DeadlockSample out;
+  for (PortId id = 0; id < f.ports.size(); ++id) {
+    const Port& p = f.ports[id];
+    if (p.queued_frames == 0 || !f.nodes[p.node].is_switch || !local(p.node)) continue;
+    for (int q = 0; q < kNumPriorities; ++q) {
+      if (p.queue[q].Empty() || !p.Paused(q, f.now)) continue;
+      out.vertices.emplace_back(id, q);
+      for (uint16_t in : HeldIngresses(f, p, q))
+        out.holds.push_back({f.nodes[p.node].first_port + in, static_cast<uint32_t>(q), id});
+    }
+  }
+  return out;
+}
+
 void CheckDeadlock(Fabric& f) {
+  auto all = [](uint32_t) { return true; };
+  ResolveDeadlock(f, {SampleDeadlock(f, all)}, all);
+}
+
+void ResolveDeadlock(Fabric& f, const std::vector<DeadlockSample>& samples,
+                     const std::function<bool(uint32_t)>& local) {
   const DeadlockConfig& cfg = f.scenario->monitors.deadlock;
   // Vertices: paused, non-empty switch egress queues, in port order.
   std::vector<Vertex> vs;
+  for (const DeadlockSample& s : samples)
+    for (const auto& [port, prio] : s.vertices) vs.push_back(Vertex{port, prio});
+  std::sort(vs.begin(), vs.end(), [](const Vertex& a, const Vertex& b) {
+    return std::pair(a.port, a.prio) < std::pair(b.port, b.prio);
+  });
   std::map<uint64_t, size_t> index;  // port * 8 + prio -> vertex
-  for (PortId id = 0; id < f.ports.size(); ++id) {
-    const Port& p = f.ports[id];
-    if (p.queued_frames == 0 || !f.nodes[p.node].is_switch) continue;
-    for (int q = 0; q < kNumPriorities; ++q) {
-      if (p.queue[q].Empty() || !p.Paused(q, f.now)) continue;
-      index[uint64_t{id} * kNumPriorities + static_cast<uint64_t>(q)] = vs.size();
-      vs.push_back(Vertex{id, q});
-    }
-  }
+  for (size_t i = 0; i < vs.size(); ++i)
+    index[uint64_t{vs[i].port} * kNumPriorities + static_cast<uint64_t>(vs[i].prio)] = i;
+  // (ingress port, prio) -> the egress queues holding its frames, in port order.
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<uint32_t>> held;
+  for (const DeadlockSample& s : samples)
+    for (const auto& [in, prio, egress] : s.holds) held[{in, prio}].push_back(egress);
+  for (auto& [key, egress] : held) std::sort(egress.begin(), egress.end());
+  // Queue (P, q) waits for the queues across its link that hold frames from
+  // the ingress it paused.
   std::vector<std::vector<size_t>> out(vs.size());
   for (size_t i = 0; i < vs.size(); ++i) {
     const PortId peer = f.ports[vs[i].port].peer;
-    const Node& next = f.nodes[f.ports[peer].node];
-    if (!next.is_switch) continue;
-    const auto in = static_cast<uint16_t>(peer - next.first_port);
-    for (uint16_t l = 0; l < next.num_ports; ++l) {
-      const PortId p2 = next.first_port + l;
-      auto it = index.find(uint64_t{p2} * kNumPriorities + static_cast<uint64_t>(vs[i].prio));
-      if (it != index.end() && HoldsFrom(f, f.ports[p2], vs[i].prio, in))
-        out[i].push_back(it->second);
-    }
+    if (!f.nodes[f.ports[peer].node].is_switch) continue;
+    auto it = held.find({peer, static_cast<uint32_t>(vs[i].prio)});
+    if (it == held.end()) continue;
+    for (uint32_t egress : it->second)
+      out[i].push_back(
+          index.at(uint64_t{egress} * kNumPriorities + static_cast<uint64_t>(vs[i].prio)));
   }
   // Cycles from the back edges of a depth-first search (deterministic order).
   std::vector<int> color(vs.size(), 0);  // 0 new, 1 on the stack, 2 done
@@ -101,7 +133,7 @@ void CheckDeadlock(Fabric& f) {
     const Port& first = f.ports[vs[c[0]].port];
     f.ops.Add(f.now, first.node, first.local, vs[c[0]].prio, "deadlock");
     if (cfg.break_cycle) {
-      f.BreakSwitchHead(vs[c[0]].port, vs[c[0]].prio);
+      if (local(first.node)) f.BreakSwitchHead(vs[c[0]].port, vs[c[0]].prio);
       f.ops.Add(f.now, first.node, first.local, vs[c[0]].prio, "deadlock_break");
       seen.erase(key);
       st.reported.erase(key);  // a cycle that re-forms is a new deadlock

@@ -12,8 +12,11 @@
 // released. Costs nothing unless enabled.
 #pragma once
 
+#include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/time.h"
@@ -28,10 +31,28 @@ struct DeadlockReport {
   std::vector<std::string> cycle;  // "node:port:priority" per queue, in wait-for order
 };
 
+// What one partition of a partitioned run (sim/partitioned_run.h) sees of
+// the wait-for graph at a sample: its paused, non-empty switch egress
+// queues, and for each the ingress ports (of the same switch) whose frames
+// it holds. The serial run has one sample of the whole fabric.
+struct DeadlockSample {
+  std::vector<std::pair<uint32_t, int>> vertices;  // (port, priority), in port order
+  // (ingress port, priority, egress port): the egress queue holds frames
+  // that entered on the ingress port.
+  std::vector<std::array<uint32_t, 3>> holds;
+};
+
 namespace ops {
 
 // kDeadlockCheck: one sample of the wait-for graph.
 void CheckDeadlock(Fabric& f);
+// The same in two steps: this fabric's part of the graph (the nodes for
+// which `local(node)` holds), then the detector's step on the union of
+// every partition's part, identical in every partition; only the partition
+// that owns the cycle's first queue breaks it.
+DeadlockSample SampleDeadlock(const Fabric& f, const std::function<bool(uint32_t)>& local);
+void ResolveDeadlock(Fabric& f, const std::vector<DeadlockSample>& samples,
+                     const std::function<bool(uint32_t)>& local);
 
 }  // namespace ops
 }  // namespace rocesim

@@ -34,7 +34,8 @@ Time SyncQuantum(const Fabric& f) {
   return q == kTimeMax ? kMicrosecond : q;
 }
 
-Partitioning PartitionFabric(const Fabric& f, uint32_t parts) {
+Partitioning PartitionFabric(const Fabric& f, uint32_t parts,
+                             const std::vector<uint32_t>& uncuttable) {
   Partitioning out;
   out.parts = parts;
   const auto n = static_cast<uint32_t>(f.nodes.size());
@@ -43,6 +44,8 @@ Partitioning PartitionFabric(const Fabric& f, uint32_t parts) {
     Components comp(n);
     for (const Port& p : f.ports)
       if (p.delay == 0) comp.Join(p.node, f.ports[p.peer].node);
+    for (const uint32_t port : uncuttable)
+      comp.Join(f.ports[port].node, f.ports[f.ports[port].peer].node);
     // Vertices: the zero-delay components, numbered in node order.
     std::vector<idx_t> vertex(n, -1);
     idx_t vertices = 0;

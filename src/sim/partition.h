@@ -9,9 +9,10 @@
 // The cut comes from METIS (Debian's libmetis) on the node graph, weighted
 // so that it balances ports (a node's weight is its port count plus one for
 // a host: the work of a run is per port and per NIC) and cuts few links.
-// Links of zero delay cannot be cut (no lookahead): their ends are merged
-// into one vertex before METIS sees the graph, so a partitioning always
-// cuts around them; a fabric that is one zero-delay component cannot be split.
+// Links of zero delay cannot be cut (no lookahead), nor links a link_down
+// fault takes down: their ends are merged into one vertex before METIS sees
+// the graph, so a partitioning always cuts around them; a fabric that is one
+// such component cannot be split.
 #pragma once
 
 #include <cstdint>
@@ -48,7 +49,9 @@ struct Partitioning {
 // Cuts `f` into `parts` partitions (parts >= 1). Throws PartitionError when
 // it cannot: more partitions than nodes that can be separated, or a
 // partition left empty.
-Partitioning PartitionFabric(const Fabric& f, uint32_t parts);
+// `uncuttable`: ports whose links must not be cut either (link_down faults).
+Partitioning PartitionFabric(const Fabric& f, uint32_t parts,
+                             const std::vector<uint32_t>& uncuttable = {});
 
 // The window of the canonical synchronisation scheme: the smallest non-zero
 // delay of any link, so that every possible cut's lookahead is at least this

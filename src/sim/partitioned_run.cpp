@@ -6,22 +6,15 @@
 #include <array>
 #include <chrono>
 #include <exception>
+#include <filesystem>
 #include <thread>
 
 #include "sim/rank_exchange.h"
 #include "sim/run_clock.h"
 #include "sim/spin_barrier.h"
+#include "stats/monitor.h"
 
 namespace rocesim {
-
-std::string UnpartitionedFeature(const Scenario& s) {
-  if (!s.faults.empty()) return "faults";
-  if (s.monitors.interval > 0) return "monitors.interval (time series)";
-  if (s.monitors.deadlock.enabled) return "monitors.deadlock";
-  if (s.sw.watchdog.enabled) return "switch.watchdog";
-  if (s.host.watchdog.enabled) return "host.watchdog";
-  return "";
-}
 
 // What the threads of one machine share: the per-partition outboxes live in
 // each replica's Fabric; these are what each partition publishes after a
@@ -47,21 +40,21 @@ struct PartitionedRun::Shared {
   uint64_t global_finished = 0;
   uint64_t global_events = 0;
   bool last_window_clipped = false;  // the last window ran only up to the duration
+  // The deadlock detector's samples: each partition's, then everyone's.
+  std::vector<DeadlockSample> samples;
+  std::vector<DeadlockSample> all_samples;
 };
 
 PartitionedRun::PartitionedRun(const Scenario& scenario, uint32_t threads, RankExchange* exchange)
     : scenario_(scenario), threads_(std::max(threads, 1u)), exchange_(exchange) {
-  if (const std::string what = UnpartitionedFeature(scenario_); !what.empty())
-    throw BuildError(fmt::format(
-        "{}: a partitioned run (--threads, mpirun) does not model this yet; run it serially",
-        what));
   const uint32_t ranks = exchange_ ? exchange_->Ranks() : 1;
   const uint32_t rank = exchange_ ? exchange_->Rank() : 0;
   first_partition_ = rank * threads_;
   replicas_.resize(threads_);
   // Replica 0 first: it partitions the fabric for all of them.
   replicas_[0] = std::make_unique<Simulation>(scenario_);
-  partitioning_ = PartitionFabric(replicas_[0]->fabric(), ranks * threads_);
+  partitioning_ =
+      PartitionFabric(replicas_[0]->fabric(), ranks * threads_, replicas_[0]->UncuttablePorts());
   std::vector<std::exception_ptr> errors(threads_);
   {
     std::vector<std::thread> builders;
@@ -84,6 +77,22 @@ PartitionedRun::PartitionedRun(const Scenario& scenario, uint32_t threads, RankE
     replicas_[t]->SetPartition(std::move(local), part, partitioning_.node_part, part == 0);
   }
   shared_ = std::make_unique<Shared>(threads_);
+  shared_->samples.resize(threads_);
+  // The deadlock detector samples in every partition at the same event (the
+  // last of its picosecond, in the same window everywhere): the partitions
+  // meet there, pool their parts of the wait-for graph, and go on.
+  for (uint32_t t = 0; t < threads_; ++t)
+    replicas_[t]->SetDeadlockExchange([this, t](DeadlockSample mine) {
+      Shared& sh = *shared_;
+      sh.samples[t] = std::move(mine);
+      sh.sync.Wait();
+      if (t == 0)
+        sh.all_samples = exchange_ ? exchange_->AllDeadlockSamples(sh.samples) : sh.samples;
+      sh.sync.Wait();
+      std::vector<DeadlockSample> all = sh.all_samples;
+      sh.sync.Wait();
+      return all;
+    });
 }
 
 PartitionedRun::~PartitionedRun() = default;
@@ -176,6 +185,22 @@ void PartitionedRun::RunPartition(uint32_t t, const Simulation::ProgressFn& prog
   }
 }
 
+namespace {
+std::string PartitionDir(const std::string& dir, uint32_t partition) {
+  return fmt::format("{}/.partition-{}", dir, partition);
+}
+}  // namespace
+
+void PartitionedRun::EnableMonitors(const std::string& dir) {
+  if (scenario_.monitors.interval <= 0) return;
+  monitor_dir_ = dir;
+  for (uint32_t t = 0; t < threads_; ++t) {
+    const std::string part_dir = PartitionDir(dir, first_partition_ + t);
+    std::filesystem::create_directories(part_dir);
+    replicas_[t]->EnableMonitors(part_dir);
+  }
+}
+
 RunStats PartitionedRun::Run(const Simulation::ProgressFn& progress) {
   RunStats stats;
   RunClock clock;
@@ -193,7 +218,14 @@ RunStats PartitionedRun::Run(const Simulation::ProgressFn& progress) {
   for (std::thread& w : workers) w.join();
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
-  Merge(stats);
+  for (const auto& replica : replicas_) replica->FinishMonitors();
+  Merge(stats);  // collective under MPI: every rank has flushed its files past it
+  if (!monitor_dir_.empty() && first_partition_ == 0) {
+    std::vector<std::string> parts;
+    for (uint32_t p = 0; p < partitioning_.parts; ++p)
+      parts.push_back(PartitionDir(monitor_dir_, p));
+    MergeMonitorFiles(parts, monitor_dir_);
+  }
   clock.Finish(stats);
   return stats;
 }
@@ -234,6 +266,14 @@ void PartitionedRun::Merge(RunStats& stats) {
     out.ports[i].tx_bytes = o->ports[i].tx_bytes;
     out.port_drops[i] = o->port_drops[i];
   }
+  // The ops log: each partition's entries for its own nodes (a fault every
+  // replica runs logs in each), in the serial order of their events.
+  std::vector<OpsEvent> log;
+  for (uint32_t t = 0; t < threads_; ++t)
+    for (const OpsEvent& e : replicas_[t]->fabric().ops.events)
+      if (replicas_[t]->IsLocalNode(e.node)) log.push_back(e);
+  std::stable_sort(log.begin(), log.end(), OpsEventBefore);
+  out.ops.events = std::move(log);
   uint64_t in_network = 0, in_network_payload = 0;
   for (uint32_t t = 0; t < threads_; ++t) {
     const Fabric& f = replicas_[t]->fabric();
@@ -243,6 +283,8 @@ void PartitionedRun::Merge(RunStats& stats) {
     if (t == 0) continue;
     out.counters += f.counters;
     out.flows_finished += f.flows_finished;
+    out.ops.watchdog_triggers += f.ops.watchdog_triggers;
+    out.ops.watchdog_restores += f.ops.watchdog_restores;
   }
   if (exchange_)
     exchange_->MergeInto(*replicas_[0], partitioning_, first_partition_, threads_, events, end,

@@ -29,6 +29,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "sim/partition.h"
@@ -43,11 +44,13 @@ class PartitionedRun {
  public:
   // Builds `threads` replicas on this machine (for `exchange`: this rank's
   // share of rank count x threads partitions), in parallel. Throws
-  // PartitionError when the fabric cannot be cut that many ways, or
-  // BuildError for a scenario that uses a model not yet partitioned.
+  // PartitionError when the fabric cannot be cut that many ways.
   PartitionedRun(const Scenario& scenario, uint32_t threads, RankExchange* exchange = nullptr);
   ~PartitionedRun();
 
+  // Opens the time-series files (monitors): each partition writes its rows
+  // into DIR/.partition-N/, merged into DIR after the run (on rank 0).
+  void EnableMonitors(const std::string& dir);
   // Runs to the scenario's duration (or until every flow finished), then
   // merges what the replicas measured into result() (on rank 0 of an MPI job).
   RunStats Run(const Simulation::ProgressFn& progress = nullptr);
@@ -63,15 +66,12 @@ class PartitionedRun {
   Scenario scenario_;
   uint32_t threads_;
   RankExchange* exchange_;
+  std::string monitor_dir_;       // "" when monitors are off
   uint32_t first_partition_ = 0;  // of this rank
   Partitioning partitioning_;
   std::vector<std::unique_ptr<Simulation>> replicas_;
   struct Shared;
   std::unique_ptr<Shared> shared_;
 };
-
-// Models a partitioned run does not support yet, as a message naming the
-// scenario field, or empty.
-std::string UnpartitionedFeature(const Scenario& scenario);
 
 }  // namespace rocesim

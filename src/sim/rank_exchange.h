@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "net/fabric.h"
+#include "ops/deadlock.h"
 
 namespace rocesim {
 
@@ -32,6 +33,10 @@ class RankExchange {
   // What other ranks sent to local partition `part` in the last exchange.
   virtual const std::vector<CrossFrame>& Inbox(uint32_t part) const = 0;
   virtual Time MinTime(Time t) = 0;
+  // Every partition's part of the wait-for graph, in partition order, from
+  // this rank's partitions' parts (sim/partitioned_run.h, ops/deadlock.h).
+  virtual std::vector<DeadlockSample> AllDeadlockSamples(
+      const std::vector<DeadlockSample>& mine) = 0;
   // After the run: brings the flows, port counters and fabric counters that
   // other ranks' partitions own into rank 0's `merged` (already merged over
   // this rank's partitions), and sums or maxes the run's totals.

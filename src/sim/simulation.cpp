@@ -345,6 +345,13 @@ void Simulation::ResolveFaults() {
   }
 }
 
+std::vector<PortId> Simulation::UncuttablePorts() const {
+  std::vector<PortId> out;
+  for (size_t i = 0; i < scenario_.faults.size(); ++i)
+    if (scenario_.faults[i].kind == FaultKind::kLinkDown) out.push_back(fault_port_[i]);
+  return out;
+}
+
 void Simulation::RecomputeRoutes(PortId port) {
   Fabric& f = fabric_;
   std::vector<std::vector<std::pair<uint16_t, uint32_t>>> adjacency = adjacency_;
@@ -378,11 +385,23 @@ void Simulation::EnableMonitors(const std::string& dir) {
                       n, fabric_.nodes.size() - 1));
   monitor_ = std::make_unique<Monitor>(scenario_.monitors, dir, fabric_.nodes.size(),
                                        !fabric_.cioq_switches.empty());
+  if (!local_.empty()) {  // a partition: its own nodes, and the flows its hosts send
+    std::vector<uint8_t> local_flows(fabric_.flows.size());
+    for (const Flow& fl : fabric_.flows) local_flows[fl.id] = local_host_[fl.src];
+    monitor_->RestrictTo(local_, std::move(local_flows));
+  }
   fabric_.Schedule(scenario_.monitors.start, EventKind::kMonitor, 0);
+}
+
+void Simulation::FinishMonitors() {
+  if (monitor_) monitor_->Finish(fabric_);
 }
 
 void Simulation::Dispatch(const Event& e) {
   Fabric& f = fabric_;
+  // The ops log's entries come from these events only (not from landings or
+  // wake-ups): their key orders the log when partitions' logs are merged.
+  f.ops.current_event_key = TailOf(e);
   switch (e.kind) {
     case EventKind::kLinkArrive:
       f.OnLinkArrive(e.arg, e.target);
@@ -414,6 +433,7 @@ void Simulation::Dispatch(const Event& e) {
       f.nics[f.flows[e.target].src].OnTimeout(f, e.target);
       break;
     case EventKind::kMonitor:
+      if (!coordinator_) ++uncounted_;
       if (monitor_) {
         monitor_->Sample(f);
         const Time next = f.now + scenario_.monitors.interval;
@@ -432,6 +452,13 @@ void Simulation::Dispatch(const Event& e) {
   }
 }
 
+namespace {
+// Faults that act through a host's NIC (its pause frames, its receive pipeline).
+bool IsHostFault(FaultKind k) {
+  return k == FaultKind::kNicPauseStorm || k == FaultKind::kSlowReceiver;
+}
+}  // namespace
+
 // Faults, defences and their monitors (src/ops/): rare events, kept out of
 // Dispatch so that the per-packet cases stay as compact as before.
 void Simulation::DispatchOps(const Event& e) {
@@ -439,6 +466,11 @@ void Simulation::DispatchOps(const Event& e) {
   switch (e.kind) {
     case EventKind::kFaultStart: {
       const FaultSpec& fs = scenario_.faults[e.target];
+      if (!coordinator_) ++uncounted_;
+      // Every replica of a partitioned run runs the fault (the link and MAC
+      // state it sets is read anywhere); what a host itself does, only the
+      // host's partition.
+      if (IsHostFault(fs.kind) && !IsLocalHost(static_cast<uint32_t>(fs.host))) break;
       switch (fs.kind) {
         case FaultKind::kNicPauseStorm:
           ops::StartNicPauseStorm(f, static_cast<uint32_t>(fs.host), fs.priority);
@@ -461,6 +493,8 @@ void Simulation::DispatchOps(const Event& e) {
     }
     case EventKind::kFaultEnd: {
       const FaultSpec& fs = scenario_.faults[e.target];
+      if (!coordinator_) ++uncounted_;
+      if (IsHostFault(fs.kind) && !IsLocalHost(static_cast<uint32_t>(fs.host))) break;
       switch (fs.kind) {
         case FaultKind::kNicPauseStorm:
           ops::StopNicPauseStorm(f, static_cast<uint32_t>(fs.host));
@@ -485,10 +519,17 @@ void Simulation::DispatchOps(const Event& e) {
       ops::OnNicPauseRenew(f, e.target);
       break;
     case EventKind::kDeadlockCheck:
-      ops::CheckDeadlock(f);
+      if (!coordinator_) ++uncounted_;
+      if (deadlock_exchange_) {  // a partition: the graph is the union of every partition's part
+        auto local = [this](uint32_t node) { return IsLocalNode(node); };
+        ops::ResolveDeadlock(f, deadlock_exchange_(ops::SampleDeadlock(f, local)), local);
+      } else {
+        ops::CheckDeadlock(f);
+      }
       f.Schedule(f.now + DeadlockPeriod(), EventKind::kDeadlockCheck, 0);
       break;
     case EventKind::kRouteRecompute:
+      if (!coordinator_) ++uncounted_;
       RecomputeRoutes(fault_port_[e.target]);
       break;
     case EventKind::kRxDrain:
@@ -599,7 +640,7 @@ RunStats Simulation::Run(const ProgressFn& progress) {
   stats.all_flows_done = f.flows_finished == f.flows.size();
   stats.end_time = f.now;
   stats.in_network_frames = f.FramesInNetwork(&stats.in_network_payload_bytes);
-  if (monitor_) monitor_->Finish(f);
+  FinishMonitors();
   clock.Finish(stats);
   return stats;
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "net/fabric.h"
+#include "ops/deadlock.h"
 #include "scenario/scenario.h"
 #include "stats/ideal_fct.h"
 #include "stats/monitor.h"
@@ -65,12 +66,21 @@ class Simulation {
   void SetPartition(std::vector<uint8_t> local, uint32_t partition,
                     const std::vector<uint32_t>& node_partition, bool coordinator);
   bool IsLocalNode(uint32_t node) const { return local_.empty() || local_[node] != 0; }
+  bool IsLocalHost(uint32_t host) const { return local_host_.empty() || local_host_[host] != 0; }
+  // The ports of links a partitioning must not cut: those a link_down fault
+  // takes down (frames handed over in the window of the failure would
+  // otherwise still land).
+  std::vector<PortId> UncuttablePorts() const;
   // The time of the earliest pending event, or kTimeMax.
   Time NextEventTime();
   // Runs every pending event at or before `stop`.
   void RunEvents(Time stop, const ProgressFn& progress);
   // Events run so far that this replica counts.
   uint64_t CountedEvents() const { return events_ - uncounted_; }
+  // A partition's deadlock detector: given this partition's part of the
+  // wait-for graph at a sample, returns every partition's (a collective).
+  using DeadlockExchange = std::function<std::vector<DeadlockSample>(DeadlockSample)>;
+  void SetDeadlockExchange(DeadlockExchange x) { deadlock_exchange_ = std::move(x); }
   // Sets what Run() reports once a partitioned run has merged its replicas.
   void SetEndTime(Time t) { fabric_.now = t; }
 
@@ -80,8 +90,11 @@ class Simulation {
   // Per flow id: the algorithm it runs and the tag its traffic entry gave it.
   const std::vector<CcKind>& flow_cc() const { return flow_cc_; }
   const std::vector<std::string>& flow_tags() const { return flow_tags_; }
-  // Open the time-series files in `dir` (call before Run when monitors are on).
+  // Open the time-series files in `dir` (call before Run when monitors are
+  // on; a partition of a partitioned run after SetPartition).
   void EnableMonitors(const std::string& dir);
+  // Flushes them (Run does; a partitioned run calls it for each partition).
+  void FinishMonitors();
 
  private:
   void Build();
@@ -107,6 +120,7 @@ class Simulation {
   std::vector<uint8_t> local_host_;  // per host, the same
   uint64_t uncounted_ = 0;           // replicated events another replica counts
   bool coordinator_ = true;
+  DeadlockExchange deadlock_exchange_;
   std::unique_ptr<Monitor> monitor_;
   uint64_t events_ = 0;
   std::vector<uint32_t> start_order_;  // flow ids by start time (the arrival cursor)

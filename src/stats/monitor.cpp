@@ -135,9 +135,15 @@ void Monitor::WriteCounters(const Fabric& f, const Port& p, bool is_switch, cons
   std::fputc('\n', counters_);
 }
 
+void Monitor::RestrictTo(const std::vector<uint8_t>& local, std::vector<uint8_t> local_flows) {
+  for (size_t n = 0; n < watched_.size(); ++n) watched_[n] = watched_[n] && local[n];
+  local_flows_ = std::move(local_flows);
+}
+
 void Monitor::SampleFlows(const Fabric& f) {
   for (const Flow& fl : f.flows) {
     if (fl.start > f.now || fl.Finished()) continue;
+    if (!local_flows_.empty() && !local_flows_[fl.id]) continue;
     std::fprintf(rates_, "%lld,%u,%lld,%lld,%u,%u\n", static_cast<long long>(f.now), fl.id,
                  static_cast<long long>(fl.rate_bps), static_cast<long long>(fl.window_bytes),
                  fl.snd_una, fl.snd_nxt);

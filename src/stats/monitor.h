@@ -21,7 +21,9 @@
 //               per flow that has started and not finished (the QP's rate
 //               limiter and window as congestion control set them)
 // Only rows that carry information are written, and only for the nodes the
-// scenario lists (monitors.nodes), so long runs stay compact.
+// scenario lists (monitors.nodes), so long runs stay compact. Within a
+// sample, rows follow node, port (and priority) or flow order: the order
+// MergeMonitorFiles restores when partitions' files are merged.
 #pragma once
 
 #include <array>
@@ -48,6 +50,10 @@ class Monitor {
 
   void Sample(const Fabric& f);
   void Finish(const Fabric& f);
+  // A partition of a partitioned run samples only its own nodes (`local`,
+  // per node) and the flows its hosts send (`local_flows`, per flow); its
+  // files are merged with the other partitions' afterwards (MergeMonitorFiles).
+  void RestrictTo(const std::vector<uint8_t>& local, std::vector<uint8_t> local_flows);
 
  private:
   void SampleFlows(const Fabric& f);
@@ -70,8 +76,26 @@ class Monitor {
   std::vector<PortSample> last_;
   std::vector<Time> last_paused_;
   std::vector<std::array<uint64_t, static_cast<size_t>(DropCause::kCount)>> last_drops_;
-  std::vector<bool> watched_;  // per node
+  std::vector<bool> watched_;         // per node
+  std::vector<uint8_t> local_flows_;  // per flow: sampled here (empty: all)
   Time interval_ = 0;
 };
+
+// The time-series files a monitor may write, with the number of leading
+// integer fields that order their rows (time first).
+struct MonitorFile {
+  const char* name;
+  int key_fields;
+};
+inline constexpr MonitorFile kMonitorFiles[] = {{"queues.csv", 4},
+                                                {"input_queues.csv", 4},
+                                                {"ports.csv", 3},
+                                                {"counters.csv", 3},
+                                                {"rates.csv", 2}};
+
+// Merges the monitor files the partitions of a partitioned run wrote into
+// `part_dirs` into `dir`, each one's rows in the serial run's order, and
+// removes `part_dirs`.
+void MergeMonitorFiles(const std::vector<std::string>& part_dirs, const std::string& dir);
 
 }  // namespace rocesim
