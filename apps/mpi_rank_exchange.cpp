@@ -27,7 +27,9 @@ int LauncherRanks() {
 }
 
 #ifdef ROCESIM_HAVE_MPI
-static_assert(std::is_trivially_copyable_v<CrossFrame>, "frames cross ranks as bytes");
+static_assert(std::is_trivially_copyable_v<CrossFrame> && std::is_trivially_copyable_v<IntStack> &&
+                  std::is_trivially_copyable_v<RcmNotification>,
+              "frames cross ranks as bytes");
 static_assert(std::is_trivially_copyable_v<Flow>, "flows are merged as bytes");
 
 template <typename T>
@@ -87,16 +89,25 @@ class MpiRankExchange final : public RankExchange {
     first_ = first_partition;
     std::vector<std::vector<char>> out(ranks_);
     for (const auto& sim : replicas) {
-      std::vector<std::vector<CrossFrame>>& outbox = sim->fabric().outbox;
+      std::vector<CrossOutbox>& outbox = sim->fabric().outbox;
       const auto parts = static_cast<uint32_t>(outbox.size() / 2);
       for (uint32_t d = 0; d < parts; ++d) {
         const uint32_t rank = d / threads;
         if (rank == rank_) continue;
-        for (const CrossFrame& c : outbox[base + d]) {
+        const CrossOutbox& box = outbox[base + d];
+        for (const CrossFrame& c : box.frames) {
           Append(out[rank], d);
           Append(out[rank], c);
+          if (c.side == CrossFrame::kNoSide) continue;
+          Packet pkt;
+          std::memcpy(&pkt, c.pkt.data(), sizeof pkt);
+          if (pkt.type == PktType::kRcmNotify) {
+            Append(out[rank], box.notes[c.side]);
+          } else {
+            Append(out[rank], box.int_stacks[c.side]);
+          }
         }
-        outbox[base + d].clear();
+        outbox[base + d].Clear();
       }
     }
     // Per rank: next, finished, events, then its byte count for each rank.
@@ -123,7 +134,7 @@ class MpiRankExchange final : public RankExchange {
       send_counts[r] = static_cast<int>(out[r].size());
     }
     inbox_.resize(threads);
-    for (auto& in : inbox_) in.clear();
+    for (auto& in : inbox_) in.Clear();
     if (!any_frames) return;
     std::vector<char> send;
     int total = 0;
@@ -140,12 +151,25 @@ class MpiRankExchange final : public RankExchange {
     const char* end = at + recv.size();
     while (at < end) {
       const auto d = Read<uint32_t>(at);
-      inbox_[d - first_].push_back(Read<CrossFrame>(at));
+      CrossOutbox& in = inbox_[d - first_];
+      CrossFrame c = Read<CrossFrame>(at);
+      if (c.side != CrossFrame::kNoSide) {
+        Packet pkt;
+        std::memcpy(&pkt, c.pkt.data(), sizeof pkt);
+        if (pkt.type == PktType::kRcmNotify) {
+          c.side = static_cast<uint32_t>(in.notes.size());
+          in.notes.push_back(Read<RcmNotification>(at));
+        } else {
+          c.side = static_cast<uint32_t>(in.int_stacks.size());
+          in.int_stacks.push_back(Read<IntStack>(at));
+        }
+      }
+      in.frames.push_back(c);
     }
   }
 
-  const std::vector<CrossFrame>& Inbox(uint32_t part) const override {
-    static const std::vector<CrossFrame> kNone;
+  const CrossOutbox& Inbox(uint32_t part) const override {
+    static const CrossOutbox kNone;
     const uint32_t i = part - first_;
     return i < inbox_.size() ? inbox_[i] : kNone;
   }
@@ -301,7 +325,7 @@ class MpiRankExchange final : public RankExchange {
 
  private:
   uint32_t rank_ = 0, ranks_ = 1, first_ = 0;
-  std::vector<std::vector<CrossFrame>> inbox_;
+  std::vector<CrossOutbox> inbox_;
   std::set<std::string> names_;  // ops log event names received from other ranks
 };
 #endif

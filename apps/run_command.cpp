@@ -109,6 +109,9 @@ int RunCommand(const RunOptions& o) {
                ranks && ranks->Ranks() > 1 ? "s" : "", o.threads, o.threads > 1 ? "s" : "");
   const RunStats stats = run.Run(update);
   progress.Clear();
+  if (!o.quiet)
+    fmt::print(stderr, "rocesim: {}{}\n", ranks ? fmt::format("rank {}: ", ranks->Rank()) : "",
+               run.Balance());
   if (!writer) return 0;
   WriteResults(run.result(), stats, out_dir);
   if (!quiet) PrintSummary(BuildSummary(run.result(), stats), out_dir);

@@ -7,47 +7,51 @@
 // window ends before any frame launched in it can land (the window is at
 // most the smallest link delay), so a frame always arrives in time.
 #include <algorithm>
+#include <cstring>
 
 #include "net/fabric.h"
 
 namespace rocesim {
 
 void Fabric::SendAcross(PortId port, PktId id, Time arrive) {
-  CrossFrame& c = outbox[outbox_base + port_partition[port]].emplace_back();
+  CrossOutbox& box = outbox[outbox_base + port_partition[port]];
+  CrossFrame& c = box.frames.emplace_back();
   c.arrive = arrive;
   c.port = port;
   outbox_min_arrive = std::min(outbox_min_arrive, arrive);
-  c.pkt = pool[id];
-  if (c.pkt.type == PktType::kRcmNotify) {
-    c.note = rcm_notes_[c.pkt.psn];
+  const Packet& pkt = pool[id];
+  std::memcpy(c.pkt.data(), &pkt, sizeof(Packet));
+  if (pkt.type == PktType::kRcmNotify) {
+    c.side = static_cast<uint32_t>(box.notes.size());
+    box.notes.push_back(rcm_notes_[pkt.psn]);
     FreeControlFrame(id);
     return;
   }
   if (int_enabled && id < int_stacks.size()) {
-    c.has_int = true;
-    c.int_stack = int_stacks[id];
+    c.side = static_cast<uint32_t>(box.int_stacks.size());
+    box.int_stacks.push_back(int_stacks[id]);
   }
   pool.Free(id);
 }
 
-void Fabric::ReceiveAcross(const CrossFrame& c) {
+void Fabric::ReceiveAcross(const CrossFrame& c, const CrossOutbox& from) {
   const PktId id = pool.Alloc();
   Packet& pkt = pool[id];
-  pkt = c.pkt;
+  std::memcpy(&pkt, c.pkt.data(), sizeof(Packet));
   pkt.next = kNoPkt;
   if (pkt.type == PktType::kRcmNotify) {
     uint32_t slot;
     if (rcm_free_notes_.empty()) {
       slot = static_cast<uint32_t>(rcm_notes_.size());
-      rcm_notes_.push_back(c.note);
+      rcm_notes_.push_back(from.notes[c.side]);
     } else {
       slot = rcm_free_notes_.back();
       rcm_free_notes_.pop_back();
-      rcm_notes_[slot] = c.note;
+      rcm_notes_[slot] = from.notes[c.side];
     }
     pkt.psn = slot;
-  } else if (c.has_int) {
-    IntOf(id) = c.int_stack;
+  } else if (c.side != CrossFrame::kNoSide) {
+    IntOf(id) = from.int_stacks[c.side];
   }
   Port& p = ports[c.port];
   const bool wire_was_empty = p.wire.Empty();

@@ -53,16 +53,29 @@ struct IntStack {
   std::array<IntHop, kMaxHops> hops;
 };
 
-// A frame crossing a cut link of a partitioned run (sim/partitioned_run.h):
-// the frame itself and what rides beside it in side tables (INT, an RCM
-// notification), to land at `arrive` at the far end of `port`'s link.
+// A frame crossing a cut link of a partitioned run (sim/partitioned_run.h),
+// to land at `arrive` at the far end of `port`'s link: the frame's bytes,
+// and where what rides beside it in side tables (its INT stack, an RCM
+// notification) went in its outbox (`side`, or kNoSide). 80 bytes: the
+// frame is copied twice per crossing, so the rare side data stays apart.
 struct CrossFrame {
+  static constexpr uint32_t kNoSide = UINT32_MAX;
   Time arrive = 0;
   PortId port = 0;
-  bool has_int = false;
-  Packet pkt;
-  IntStack int_stack;
-  RcmNotification note;
+  uint32_t side = kNoSide;
+  std::array<unsigned char, sizeof(Packet)> pkt;  // a Packet (one cache line), as bytes
+};
+
+// The frames one partition sends another in one window.
+struct CrossOutbox {
+  std::vector<CrossFrame> frames;
+  std::vector<IntStack> int_stacks;    // by CrossFrame::side (data and ACKs under HPCC)
+  std::vector<RcmNotification> notes;  // by CrossFrame::side (kRcmNotify frames)
+  void Clear() {
+    frames.clear();
+    int_stacks.clear();
+    notes.clear();
+  }
 };
 
 struct Fabric {
@@ -114,7 +127,7 @@ struct Fabric {
   std::vector<uint32_t> port_partition;
   // Two sets (alternate windows: one is written while the other is read),
   // each by destination partition; outbox_base selects the set being written.
-  std::vector<std::vector<CrossFrame>> outbox;
+  std::vector<CrossOutbox> outbox;
   uint32_t outbox_base = 0;
   // The earliest landing among the frames handed over since it was reset:
   // with this replica's own earliest event, what it contributes to the
@@ -125,7 +138,7 @@ struct Fabric {
   void SendAcross(PortId port, PktId id, Time arrive);
   // A frame another partition launched: onto this replica's copy of its
   // wire, as Launch would have put it.
-  void ReceiveAcross(const CrossFrame& c);
+  void ReceiveAcross(const CrossFrame& c, const CrossOutbox& from);
 
   [[gnu::always_inline]] void Schedule(Time t, EventKind kind, uint32_t target, uint32_t arg = 0) {
     events.Push(t, kind, target, arg);

@@ -78,6 +78,8 @@ PartitionedRun::PartitionedRun(const Scenario& scenario, uint32_t threads, RankE
   }
   shared_ = std::make_unique<Shared>(threads_);
   shared_->samples.resize(threads_);
+  busy_.assign(threads_, 0);
+  windows_.assign(threads_, 0);
   // The deadlock detector samples in every partition at the same event (the
   // last of its picosecond, in the same window everywhere): the partitions
   // meet there, pool their parts of the wait-for graph, and go on.
@@ -151,12 +153,14 @@ void PartitionedRun::RunPartition(uint32_t t, const Simulation::ProgressFn& prog
     const uint32_t last_base = (last & 1) * parts;
     for (uint32_t s = 0; s < threads_; ++s)
       if (s != t)
-        for (const CrossFrame& c : replicas_[s]->fabric().outbox[last_base + part])
-          f.ReceiveAcross(c);
+        for (const CrossOutbox& box = replicas_[s]->fabric().outbox[last_base + part];
+             const CrossFrame& c : box.frames)
+          f.ReceiveAcross(c, box);
     Time start;
     uint64_t finished, events;
     if (exchange_) {
-      for (const CrossFrame& c : exchange_->Inbox(part)) f.ReceiveAcross(c);
+      for (const CrossOutbox& box = exchange_->Inbox(part); const CrossFrame& c : box.frames)
+        f.ReceiveAcross(c, box);
       start = sh.global_next;
       finished = sh.global_finished;
       events = sh.global_events;
@@ -179,9 +183,12 @@ void PartitionedRun::RunPartition(uint32_t t, const Simulation::ProgressFn& prog
     if (t == 0) sh.last_window_clipped = window_end > until;
     const uint32_t base = (window & 1) * parts;
     f.outbox_base = base;
-    for (uint32_t d = 0; d < parts; ++d) f.outbox[base + d].clear();
+    for (uint32_t d = 0; d < parts; ++d) f.outbox[base + d].Clear();
+    const auto busy_from = std::chrono::steady_clock::now();
     sim.RunEvents(std::min(window_end, until), nullptr);
+    busy_[t] += std::chrono::duration<double>(std::chrono::steady_clock::now() - busy_from).count();
     publish(window);
+    ++windows_[t];
   }
 }
 
@@ -190,6 +197,12 @@ std::string PartitionDir(const std::string& dir, uint32_t partition) {
   return fmt::format("{}/.partition-{}", dir, partition);
 }
 }  // namespace
+
+std::string PartitionedRun::Balance() const {
+  std::string s = fmt::format("{} windows; seconds running events per partition:", windows_[0]);
+  for (uint32_t t = 0; t < threads_; ++t) s += fmt::format(" {:.2f}", busy_[t]);
+  return s;
+}
 
 void PartitionedRun::EnableMonitors(const std::string& dir) {
   if (scenario_.monitors.interval <= 0) return;

@@ -58,6 +58,10 @@ class PartitionedRun {
   const Simulation& result() const { return *replicas_[0]; }
   Simulation& result() { return *replicas_[0]; }
   const Partitioning& partitioning() const { return partitioning_; }
+  // After Run: the windows run and each local partition's seconds of event
+  // processing (the rest of the wall time is waiting for the slowest
+  // partition and exchanging), to judge the balance of a cut.
+  std::string Balance() const;
 
  private:
   void RunPartition(uint32_t t, const Simulation::ProgressFn& progress);
@@ -70,6 +74,8 @@ class PartitionedRun {
   uint32_t first_partition_ = 0;  // of this rank
   Partitioning partitioning_;
   std::vector<std::unique_ptr<Simulation>> replicas_;
+  std::vector<double> busy_;       // per local partition: seconds in RunEvents
+  std::vector<uint64_t> windows_;  // per local partition: windows run
   struct Shared;
   std::unique_ptr<Shared> shared_;
 };

@@ -31,7 +31,7 @@ class RankExchange {
                               uint32_t first_partition, uint32_t base, Time& next,
                               uint64_t& finished, uint64_t& events) = 0;
   // What other ranks sent to local partition `part` in the last exchange.
-  virtual const std::vector<CrossFrame>& Inbox(uint32_t part) const = 0;
+  virtual const CrossOutbox& Inbox(uint32_t part) const = 0;
   virtual Time MinTime(Time t) = 0;
   // Every partition's part of the wait-for graph, in partition order, from
   // this rank's partitions' parts (sim/partitioned_run.h, ops/deadlock.h).
