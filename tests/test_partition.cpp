@@ -1,0 +1,69 @@
+// The partitioner (sim/partition.h): a balanced cut of whole nodes that never
+// cuts a link of zero delay, a lookahead equal to the smallest delay of a cut
+// link, and a synchronisation window that depends on the scenario alone.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "sim/partition.h"
+#include "tests/sim_test_support.h"
+
+namespace rocesim {
+namespace {
+
+Simulation Build(const std::string& topology) {
+  return Simulation(ParseScenarioText("name: p\nduration: 1ms\ntopology: " + topology + "\n",
+                                      "p.yaml", "", {}, std::nullopt));
+}
+
+TEST(Partition, FatTreeHalvesAreBalancedAndCutOnlySwitchLinks) {
+  const Simulation sim = Build("{type: fat_tree, k: 4}");
+  const Fabric& f = sim.fabric();
+  const Partitioning p = PartitionFabric(f, 2);
+  ASSERT_EQ(p.sizes.size(), 2u);
+  EXPECT_EQ(p.sizes[0].hosts + p.sizes[1].hosts, 16u);
+  EXPECT_EQ(p.sizes[0].ports, p.sizes[1].ports) << p.Describe(sim.quantum());
+  EXPECT_GT(p.cut_links, 0u);
+  uint64_t cut = 0;
+  for (const Port& port : f.ports) {
+    const uint32_t peer = f.ports[port.peer].node;
+    if (p.node_part[port.node] == p.node_part[peer]) continue;
+    if (port.node < peer) ++cut;
+  }
+  EXPECT_EQ(cut, p.cut_links);
+  EXPECT_EQ(p.lookahead, sim.quantum());
+}
+
+// Hosts on zero-delay links stay with their switch: the cut runs between
+// switches, and its lookahead is the switch links' delay.
+TEST(Partition, ZeroDelayLinksAreCutAround) {
+  const Simulation sim = Build(
+      "{type: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 2, "
+      "host_link: {rate: 100Gbps, delay: 0us}, fabric_link: {rate: 100Gbps, delay: 2us}}");
+  const Fabric& f = sim.fabric();
+  const Partitioning p = PartitionFabric(f, 2);
+  for (const Port& port : f.ports) {
+    if (port.delay == 0) {
+      EXPECT_EQ(p.node_part[port.node], p.node_part[f.ports[port.peer].node]);
+    }
+  }
+  EXPECT_EQ(p.lookahead, 2 * kMicrosecond);
+  EXPECT_EQ(sim.quantum(), 2 * kMicrosecond) << "the window is the smallest non-zero delay";
+}
+
+TEST(Partition, OnePartitionCutsNothing) {
+  const Simulation sim = Build("{type: fat_tree, k: 4}");
+  const Partitioning p = PartitionFabric(sim.fabric(), 1);
+  EXPECT_EQ(p.cut_links, 0u);
+  EXPECT_EQ(p.lookahead, kTimeMax);
+  EXPECT_TRUE(
+      std::all_of(p.node_part.begin(), p.node_part.end(), [](uint32_t x) { return x == 0; }));
+}
+
+TEST(Partition, TheSameCutEveryTime) {
+  const Simulation sim = Build("{type: fat_tree, k: 8}");
+  EXPECT_EQ(PartitionFabric(sim.fabric(), 4).node_part, PartitionFabric(sim.fabric(), 4).node_part);
+}
+
+}  // namespace
+}  // namespace rocesim

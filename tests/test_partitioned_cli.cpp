@@ -1,0 +1,254 @@
+// A partitioned run (sim/partitioned_run.h) from the command line, as a user
+// runs it: `rocesim run X.yaml --threads 2` and `mpirun -n 2 rocesim run
+// X.yaml` write results byte-identical to the serial run's — every CSV file,
+// and summary.json but for its `run` object (wall and CPU time, memory) —
+// for the quickstart, the k=8 WebSearch reference run cut to 1 ms, link
+// down + watchdogs + a pause storm, CIOQ + RCM with monitors, the flooding
+// deadlock (the same cycle reported) and a sweep. A fabric that cannot be
+// cut is refused with exit status 2 and a message that says why.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/sim_test_support.h"
+
+namespace rocesim {
+namespace {
+
+namespace fs = std::filesystem;
+using test::ExamplePath;
+using test::ReadFile;
+
+struct Cli {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr
+};
+
+// Runs `[prefix] $ROCESIM_BIN args`, capturing its output.
+Cli RunRocesim(const std::string& args, const std::string& prefix = "") {
+  Cli r;
+  const char* bin = std::getenv("ROCESIM_BIN");
+  if (bin == nullptr) return r;
+  const std::string log = ::testing::TempDir() + "rocesim_part_" + std::to_string(::getpid()) +
+                          "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name() +
+                          ".log";
+  const int status = std::system((prefix + bin + " " + args + " >'" + log + "' 2>&1").c_str());
+  r.exit_code = status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -2;
+  r.output = ReadFile(log);
+  fs::remove(log);
+  return r;
+}
+
+bool HaveMpirun() {
+  return std::system("command -v mpirun >/dev/null 2>&1") == 0;
+}
+std::string Mpirun(int ranks) {
+  return std::string("mpirun ") + (::geteuid() == 0 ? "--allow-run-as-root " : "") +
+         "--oversubscribe -n " + std::to_string(ranks) + " ";
+}
+
+class PartitionedCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (std::getenv("ROCESIM_BIN") == nullptr)
+      GTEST_SKIP() << "ROCESIM_BIN not set (run via ctest)";
+    dir_ = ::testing::TempDir() + "rocesim_part_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
+           std::to_string(::getpid()) + "/";
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Runs `scenario extra` into dir_/name; asserts it succeeded.
+  void RunInto(const std::string& name, const std::string& scenario, const std::string& extra,
+               const std::string& prefix = "") {
+    const Cli r = RunRocesim("run '" + scenario + "' -q -o '" + dir_ + name + "' " + extra, prefix);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+  }
+
+  // Every results file of dir_/a and dir_/b is the same (summary.json but
+  // for its `run` object); returns the number of files compared.
+  int ExpectSameResults(const std::string& a, const std::string& b) {
+    int compared = 0;
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir_ + a))
+      if (e.is_regular_file()) names.push_back(e.path().filename().string());
+    for (const auto& e : fs::directory_iterator(dir_ + b)) {
+      if (e.is_regular_file()) {
+        EXPECT_TRUE(fs::exists(dir_ + a + "/" + e.path().filename().string()))
+            << b << " has " << e.path().filename() << " that " << a << " has not";
+      }
+    }
+    for (const std::string& n : names) {
+      const std::string x = ReadFile(dir_ + a + "/" + n), y = ReadFile(dir_ + b + "/" + n);
+      if (n == "summary.json") {
+        nlohmann::json jx = nlohmann::json::parse(x), jy = nlohmann::json::parse(y);
+        jx.erase("run");
+        jy.erase("run");
+        EXPECT_EQ(jx.dump(2), jy.dump(2)) << a << " vs " << b;
+      } else {
+        EXPECT_TRUE(x == y) << n << " differs between " << a << " and " << b;
+      }
+      ++compared;
+    }
+    EXPECT_FALSE(fs::exists(dir_ + b + "/.partition-0")) << "partition files were not merged";
+    return compared;
+  }
+
+  nlohmann::json Summary(const std::string& name) {
+    return nlohmann::json::parse(ReadFile(dir_ + name + "/summary.json"));
+  }
+
+  // Serial against 2 threads, and against 2 MPI ranks when mpirun is there.
+  void ExpectPartitionedEqualsSerial(const std::string& scenario, const std::string& sets = "") {
+    RunInto("serial", scenario, sets);
+    RunInto("threads", scenario, sets + " --threads 2");
+    EXPECT_GE(ExpectSameResults("serial", "threads"), 3);
+    if (!HaveMpirun()) return;
+    RunInto("mpi", scenario, sets, Mpirun(2));
+    ExpectSameResults("serial", "mpi");
+  }
+
+  std::string Write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ + name) << text;
+    return dir_ + name;
+  }
+
+  std::string dir_;
+};
+
+TEST_F(PartitionedCli, QuickstartIsTheSameOnThreadsAndRanks) {
+  ExpectPartitionedEqualsSerial(ExamplePath("quickstart.yaml"));
+  EXPECT_EQ(Summary("threads")["flows"]["completed"], 16);
+}
+
+TEST_F(PartitionedCli, PrintsItsCutAndLookahead) {
+  const Cli r =
+      RunRocesim("run '" + ExamplePath("quickstart.yaml") + "' --threads 2 -o '" + dir_ + "out'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("partitions 2:"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("lookahead 1000000 ps"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("seconds running events per partition"), std::string::npos) << r.output;
+}
+
+// The HPCC reference run (k=8 fat tree, WebSearch 30%, DCQCN) for 1 ms of arrivals.
+TEST_F(PartitionedCli, K8WebSearchIsTheSameOnThreadsAndRanks) {
+  ExpectPartitionedEqualsSerial(std::string(ROCESIM_SOURCE_DIR) + "/bench/k8_websearch_dcqcn.yaml",
+                                "--set duration=2.001s");
+  EXPECT_GT(Summary("serial")["flows"]["completed"].get<int>(), 100);
+}
+
+// link_down (routes recomputed everywhere), a NIC pause storm, both
+// watchdogs, and monitors.
+TEST_F(PartitionedCli, LinkDownStormAndWatchdogsAreTheSame) {
+  const std::string sc = Write("ops.yaml", R"(
+name: ops
+duration: 3ms
+topology: {type: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 2}
+switch: {buffer: 12MB, pfc: {enabled: true, priorities: [3]}, watchdog: {enabled: true, detect: 100us, restore: 300us}}
+host: {watchdog: {enabled: true, detect: 100us, restore: 300us}}
+traffic:
+  - type: flows
+    flows:
+      - {src: 0, dst: 2, size: 4MB, start: 0us, priority: 3}
+      - {src: 1, dst: 3, size: 4MB, start: 0us, priority: 3}
+      - {src: 3, dst: 0, size: 4MB, start: 5us, priority: 3}
+faults:
+  - {type: link_down, a: 4, b: 6, at: 100us, convergence: 10us}
+  - {type: nic_pause_storm, host: 2, at: 200us, until: 900us, priority: 3}
+monitors: {interval: 20us}
+)");
+  ExpectPartitionedEqualsSerial(sc);
+  const std::string events = ReadFile(dir_ + "threads/events.csv");
+  EXPECT_NE(events.find("link_down"), std::string::npos) << events;
+  EXPECT_NE(events.find("routes_recomputed"), std::string::npos) << events;
+  EXPECT_NE(events.find("storm_start"), std::string::npos) << events;
+  EXPECT_NE(events.find("watchdog_trigger"), std::string::npos) << events;
+}
+
+// CIOQ switches with regional congestion mitigation, sampled by monitors.
+TEST_F(PartitionedCli, CioqWithRcmIsTheSame) {
+  ExpectPartitionedEqualsSerial(ExamplePath("rcm-victim.yaml"),
+                                "--set duration=1ms --set switch.rcm.enabled=true");
+  EXPECT_TRUE(fs::exists(dir_ + "threads/input_queues.csv"));
+  EXPECT_GT(Summary("threads")["rcm"]["notifications_sent"].get<int>(), 0);
+}
+
+// The flooding deadlock: a cycle across partitions, found and reported the same way.
+TEST_F(PartitionedCli, FloodingDeadlockReportsTheSameCycle) {
+  ExpectPartitionedEqualsSerial(ExamplePath("deadlock-flooding.yaml"));
+  const nlohmann::json d = Summary("threads")["deadlocks"];
+  ASSERT_FALSE(d.empty());
+  EXPECT_EQ(d, Summary("serial")["deadlocks"]);
+}
+
+TEST_F(PartitionedCli, SweepPointsRunPartitioned) {
+  const std::string sweep = Write("sweep.yaml", "base: " + ExamplePath("quickstart.yaml") + R"(
+grid:
+  seed: [1, 2]
+set:
+  duration: 2ms
+)");
+  ASSERT_EQ(RunRocesim("sweep '" + sweep + "' -j 1 -o '" + dir_ + "plain'").exit_code, 0);
+  const Cli r = RunRocesim("sweep '" + sweep + "' -j 1 --threads 2 -o '" + dir_ + "threads'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const std::string p : {"p0000_seed=1", "p0001_seed=2"}) {
+    nlohmann::json a = nlohmann::json::parse(ReadFile(dir_ + "plain/" + p + "/summary.json"));
+    nlohmann::json b = nlohmann::json::parse(ReadFile(dir_ + "threads/" + p + "/summary.json"));
+    a.erase("run");
+    b.erase("run");
+    EXPECT_EQ(a, b) << p;
+    EXPECT_EQ(ReadFile(dir_ + "plain/" + p + "/flows.csv"),
+              ReadFile(dir_ + "threads/" + p + "/flows.csv"));
+  }
+}
+
+TEST_F(PartitionedCli, RepeatedPartitionedRunsAreIdentical) {
+  RunInto("a", ExamplePath("dcqcn-incast.yaml"), "--threads 2");
+  RunInto("b", ExamplePath("dcqcn-incast.yaml"), "--threads 2");
+  ExpectSameResults("a", "b");
+}
+
+TEST_F(PartitionedCli, MorePartitionsThanTheFabricHasIsRefused) {
+  const std::string sc = Write("two.yaml", R"(
+name: two
+duration: 1ms
+topology: {type: star, hosts: 2, host_link: {rate: 100Gbps, delay: 1us}}
+traffic:
+  - type: flows
+    flows:
+      - {src: 0, dst: 1, size: 10KB, start: 0us}
+)");
+  const Cli r = RunRocesim("run '" + sc + "' -q --threads 4 -o '" + dir_ + "out'");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("cannot cut the fabric into 4 partitions"), std::string::npos)
+      << r.output;
+}
+
+// Links of zero delay give no lookahead: never cut, and a fabric of nothing
+// else cannot be split; the error names such a link.
+TEST_F(PartitionedCli, ZeroDelayLinksAreNeverCut) {
+  const std::string sc = Write("zero.yaml", R"(
+name: zero
+duration: 1ms
+topology: {type: star, hosts: 4, host_link: {rate: 100Gbps, delay: 0us}}
+traffic:
+  - type: flows
+    flows:
+      - {src: 0, dst: 1, size: 10KB, start: 0us}
+)");
+  const Cli r = RunRocesim("run '" + sc + "' -q --threads 2 -o '" + dir_ + "out'");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("zero delay cannot be cut"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("node "), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace rocesim
