@@ -129,6 +129,14 @@ TEST_F(PartitionedCli, QuickstartIsTheSameOnThreadsAndRanks) {
   EXPECT_EQ(Summary("threads")["flows"]["completed"], 16);
 }
 
+// Ranks and threads together: 2 ranks x 2 threads, four partitions, with monitors.
+TEST_F(PartitionedCli, RanksTimesThreadsIsTheSame) {
+  if (!HaveMpirun()) GTEST_SKIP() << "no mpirun (scripts/install-deps.sh installs OpenMPI)";
+  RunInto("serial", ExamplePath("dcqcn-incast.yaml"), "");
+  RunInto("mpi", ExamplePath("dcqcn-incast.yaml"), "--threads 2", Mpirun(2));
+  EXPECT_GE(ExpectSameResults("serial", "mpi"), 6);
+}
+
 TEST_F(PartitionedCli, PrintsItsCutAndLookahead) {
   const Cli r =
       RunRocesim("run '" + ExamplePath("quickstart.yaml") + "' --threads 2 -o '" + dir_ + "out'");
