@@ -40,16 +40,7 @@ void Fabric::ReceiveAcross(const CrossFrame& c, const CrossOutbox& from) {
   std::memcpy(&pkt, c.pkt.data(), sizeof(Packet));
   pkt.next = kNoPkt;
   if (pkt.type == PktType::kRcmNotify) {
-    uint32_t slot;
-    if (rcm_free_notes_.empty()) {
-      slot = static_cast<uint32_t>(rcm_notes_.size());
-      rcm_notes_.push_back(from.notes[c.side]);
-    } else {
-      slot = rcm_free_notes_.back();
-      rcm_free_notes_.pop_back();
-      rcm_notes_[slot] = from.notes[c.side];
-    }
-    pkt.psn = slot;
+    pkt.psn = StoreRcmNote(from.notes[c.side]);
   } else if (c.side != CrossFrame::kNoSide) {
     IntOf(id) = from.int_stacks[c.side];
   }

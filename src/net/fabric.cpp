@@ -55,16 +55,19 @@ void Fabric::SendPause(PortId port, int prio, int quanta) {
   KickPort(port);
 }
 
-void Fabric::SendRcmNotification(PortId port, int prio, const RcmNotification& n) {
-  uint32_t slot;
+uint32_t Fabric::StoreRcmNote(const RcmNotification& n) {
   if (rcm_free_notes_.empty()) {
-    slot = static_cast<uint32_t>(rcm_notes_.size());
     rcm_notes_.push_back(n);
-  } else {
-    slot = rcm_free_notes_.back();
-    rcm_free_notes_.pop_back();
-    rcm_notes_[slot] = n;
+    return static_cast<uint32_t>(rcm_notes_.size() - 1);
   }
+  const uint32_t slot = rcm_free_notes_.back();
+  rcm_free_notes_.pop_back();
+  rcm_notes_[slot] = n;
+  return slot;
+}
+
+void Fabric::SendRcmNotification(PortId port, int prio, const RcmNotification& n) {
+  const uint32_t slot = StoreRcmNote(n);
   const PktId id = pool.Alloc();
   Packet& pkt = pool[id];
   pkt.type = PktType::kRcmNotify;

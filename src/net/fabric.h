@@ -203,6 +203,8 @@ struct Fabric {
  private:
   std::vector<RcmNotification> rcm_notes_;  // notification contents in flight
   std::vector<uint32_t> rcm_free_notes_;    // free slots of rcm_notes_
+  // Keeps a notification's contents in a free slot of rcm_notes_; its index.
+  uint32_t StoreRcmNote(const RcmNotification& n);
   void Transmit(PortId port);
   PktId NextFrame(PortId port);
   bool HasBacklog(const Port& p) const;
