@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <thread>
 
 #include "apps/commands.h"
 #include "apps/mpi_rank_exchange.h"
@@ -101,6 +102,11 @@ int RunCommand(const RunOptions& o) {
     if (!quiet) PrintSummary(BuildSummary(sim, stats), out_dir);
     return 0;
   }
+  if (!quiet && o.threads > std::thread::hardware_concurrency())
+    fmt::print(stderr,
+               "rocesim: note: {} threads on {} cores: the partitions wait for each other at "
+               "every window, so a run with more threads than cores is slower, not faster\n",
+               o.threads, std::thread::hardware_concurrency());
   PartitionedRun run(scenario, o.threads, ranks.get());
   run.EnableMonitors(out_dir);
   if (!quiet)
