@@ -51,7 +51,9 @@ PartitionedRun::PartitionedRun(const Scenario& scenario, uint32_t threads, RankE
   const uint32_t rank = exchange_ ? exchange_->Rank() : 0;
   first_partition_ = rank * threads_;
   replicas_.resize(threads_);
-  // Replica 0 first: it partitions the fabric for all of them.
+  // Replica 0 first: it partitions the fabric for all of them. Every rank of
+  // an MPI job computes the same cut (METIS with a fixed seed on the same
+  // graph), so no rank needs to be told which nodes are whose.
   replicas_[0] = std::make_unique<Simulation>(scenario_);
   partitioning_ =
       PartitionFabric(replicas_[0]->fabric(), ranks * threads_, replicas_[0]->UncuttablePorts());
