@@ -34,6 +34,24 @@ TEST(Partition, FatTreeHalvesAreBalancedAndCutOnlySwitchLinks) {
   EXPECT_EQ(p.lookahead, sim.quantum());
 }
 
+// A generated fat tree is cut by pods: each pod's hosts and switches in one
+// partition, the core switches dealt out evenly.
+TEST(Partition, FatTreeIsCutByPods) {
+  const Simulation sim = Build("{type: fat_tree, k: 8}");
+  const Partitioning p = PartitionFabric(sim.fabric(), 4);
+  EXPECT_EQ(p.by, "pods / leaf groups");
+  for (const PartitionSize& size : p.sizes) {
+    EXPECT_EQ(size.hosts, 32u);
+    EXPECT_EQ(size.switches, 20u);  // two pods' 16, and 4 of the 16 cores
+  }
+  // Hosts 0-15 are pod 0 and 16-31 pod 1: one partition; 32-47 the next.
+  EXPECT_EQ(p.node_part[0], p.node_part[31]);
+  EXPECT_NE(p.node_part[0], p.node_part[32]);
+  // Only links to core switches of other partitions are cut: 4 partitions x
+  // 2 pods x 4 aggregation switches x 4 uplinks x 3/4 of the cores elsewhere.
+  EXPECT_EQ(p.cut_links, 4u * 2 * 4 * 4 * 3 / 4);
+}
+
 // Hosts on zero-delay links stay with their switch: the cut runs between
 // switches, and its lookahead is the switch links' delay.
 TEST(Partition, ZeroDelayLinksAreCutAround) {

@@ -141,7 +141,7 @@ TEST_F(PartitionedCli, PrintsItsCutAndLookahead) {
   const Cli r =
       RunRocesim("run '" + ExamplePath("quickstart.yaml") + "' --threads 2 -o '" + dir_ + "out'");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("partitions 2:"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("partitions 2 (METIS):"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("lookahead 1000000 ps"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("seconds running events per partition"), std::string::npos) << r.output;
 }

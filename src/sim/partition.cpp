@@ -25,6 +25,51 @@ struct Components {
     if (a != b) parent[std::max(a, b)] = std::min(a, b);
   }
 };
+// Generated fat trees and leaf-spines are cut by their structure: whole pods
+// (a pod's hosts, edge and aggregation switches) or whole leaf groups (a
+// leaf and its hosts), spread evenly over the partitions, with the core
+// switches or spines dealt out evenly among them. Every partition then has
+// the same number of hosts and switches, and only the links to core
+// switches / spines of other partitions are cut. Empty when the structure
+// does not apply (another topology, more partitions than pods or leaves,
+// or a link that must not be cut: METIS cuts around it). Node numbering as
+// topo/topology.cpp builds it.
+std::vector<uint32_t> StructuralCut(const Fabric& f, uint32_t parts) {
+  if (f.scenario == nullptr) return {};
+  const TopologyConfig& t = f.scenario->topology;
+  std::vector<uint32_t> part(f.nodes.size());
+  // groups: pods or leaves; per group its hosts, then one or two switch
+  // layers of `per_group` switches each; then `top` shared switches.
+  uint32_t groups = 0, hosts_per_group = 0, switches_per_group = 0, layers = 0, top = 0;
+  if (t.kind == TopologyKind::kFatTree) {
+    const auto k = static_cast<uint32_t>(t.k);
+    groups = k;
+    hosts_per_group = k * k / 4;
+    switches_per_group = k / 2;
+    layers = 2;  // edge, aggregation
+    top = k * k / 4;
+  } else if (t.kind == TopologyKind::kLeafSpine) {
+    groups = static_cast<uint32_t>(t.leaves);
+    hosts_per_group = static_cast<uint32_t>(t.hosts_per_leaf);
+    switches_per_group = 1;
+    layers = 1;
+    top = static_cast<uint32_t>(t.spines);
+  } else {
+    return {};
+  }
+  if (groups < parts || top < parts ||
+      f.nodes.size() != groups * (hosts_per_group + layers * switches_per_group) + top)
+    return {};
+  auto of_group = [&](uint32_t g) { return static_cast<uint32_t>(uint64_t{g} * parts / groups); };
+  uint32_t n = 0;
+  for (uint32_t g = 0; g < groups; ++g)
+    for (uint32_t h = 0; h < hosts_per_group; ++h) part[n++] = of_group(g);
+  for (uint32_t l = 0; l < layers; ++l)
+    for (uint32_t g = 0; g < groups; ++g)
+      for (uint32_t i = 0; i < switches_per_group; ++i) part[n++] = of_group(g);
+  for (uint32_t c = 0; c < top; ++c) part[n++] = static_cast<uint32_t>(uint64_t{c} * parts / top);
+  return part;
+}
 }  // namespace
 
 Time SyncQuantum(const Fabric& f) {
@@ -40,7 +85,15 @@ Partitioning PartitionFabric(const Fabric& f, uint32_t parts,
   out.parts = parts;
   const auto n = static_cast<uint32_t>(f.nodes.size());
   out.node_part.assign(n, 0);
-  if (parts > 1) {
+  bool cut_by_structure = false;
+  if (parts > 1 && uncuttable.empty() &&
+      std::none_of(f.ports.begin(), f.ports.end(), [](const Port& p) { return p.delay == 0; })) {
+    if (std::vector<uint32_t> part = StructuralCut(f, parts); !part.empty()) {
+      out.node_part = std::move(part);
+      cut_by_structure = true;
+    }
+  }
+  if (parts > 1 && !cut_by_structure) {
     Components comp(n);
     for (const Port& p : f.ports)
       if (p.delay == 0) comp.Join(p.node, f.ports[p.peer].node);
@@ -115,6 +168,7 @@ Partitioning PartitionFabric(const Fabric& f, uint32_t parts,
     if (out.sizes[p].switches + out.sizes[p].hosts == 0)
       throw PartitionError(
           fmt::format("cannot cut the fabric into {} partitions: partition {} is empty", parts, p));
+  out.by = parts == 1 ? "" : cut_by_structure ? "pods / leaf groups" : "METIS";
   for (const Port& p : f.ports) {
     const uint32_t peer_node = f.ports[p.peer].node;
     if (out.node_part[p.node] == out.node_part[peer_node] || p.node > peer_node) continue;
@@ -125,7 +179,8 @@ Partitioning PartitionFabric(const Fabric& f, uint32_t parts,
 }
 
 std::string Partitioning::Describe(Time window) const {
-  std::string s = fmt::format("partitions {}:", parts);
+  std::string s = by.empty() ? fmt::format("partitions {}:", parts)
+                             : fmt::format("partitions {} ({}):", parts, by);
   for (uint32_t p = 0; p < parts; ++p)
     s += fmt::format("{} {} switches {} hosts {} ports", p == 0 ? "" : " |", sizes[p].switches,
                      sizes[p].hosts, sizes[p].ports);

@@ -6,7 +6,10 @@
 // must learn of it before the frame lands, so partitions synchronise at least
 // once per smallest cut-link delay (the lookahead).
 //
-// The cut comes from METIS (Debian's libmetis) on the node graph, weighted
+// Generated fat trees and leaf-spines are cut by pods / leaf groups, with
+// the core switches or spines spread evenly (equal hosts and switches per
+// partition). Any other topology (HPCC files included) is cut by METIS
+// (Debian's libmetis) on the node graph, weighted
 // so that it balances ports (a node's weight is its port count plus one for
 // a host: the work of a run is per port and per NIC) and cuts few links.
 // Links of zero delay cannot be cut (no lookahead), nor links a link_down
@@ -42,6 +45,7 @@ struct Partitioning {
   std::vector<PartitionSize> sizes;
   uint64_t cut_links = 0;     // links whose ends lie in different partitions
   Time lookahead = kTimeMax;  // the smallest delay of a cut link
+  std::string by;             // "pods / leaf groups" or "METIS" ("" for one partition)
   // "partitions 2: 40 switches 64 hosts 384 ports | ...; cut 16 links; lookahead 1 us"
   std::string Describe(Time window) const;
 };
