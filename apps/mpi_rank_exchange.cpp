@@ -18,13 +18,14 @@
 #endif
 
 namespace rocesim {
-namespace {
 
 int LauncherRanks() {
   for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"})
     if (const char* v = std::getenv(var)) return std::atoi(v);
   return 1;
 }
+
+namespace {
 
 #ifdef ROCESIM_HAVE_MPI
 static_assert(std::is_trivially_copyable_v<CrossFrame> && std::is_trivially_copyable_v<IntStack> &&

@@ -9,6 +9,10 @@
 
 namespace rocesim {
 
+// Ranks of the MPI launcher this process runs under (1 if none), from the
+// launcher's environment (OpenMPI, PMI, PMIx).
+int LauncherRanks();
+
 // Under an MPI launcher with more than one rank: initialises MPI (finalised
 // when the exchange is destroyed) and returns the exchange; otherwise null.
 // Throws std::runtime_error under a launcher when rocesim was built without MPI.

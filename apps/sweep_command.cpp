@@ -10,7 +10,6 @@
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -18,6 +17,7 @@
 #include <vector>
 
 #include "apps/commands.h"
+#include "apps/mpi_rank_exchange.h"
 #include "sweep/sweep_results.h"
 #include "sweep/sweep_runner.h"
 #include "sweep/sweep_spec.h"
@@ -120,14 +120,6 @@ class Ranks {
   int rank_ = 0;
   int size_ = 1;
 };
-
-// Ranks of an MPI launcher this process runs under (1 if none).
-int LauncherRanks() {
-  for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"}) {
-    if (const char* v = std::getenv(var)) return std::atoi(v);
-  }
-  return 1;
-}
 
 int Sweep(const SweepOptions& o, const Ranks& ranks) {
   if (!o.mpi && LauncherRanks() > 1)

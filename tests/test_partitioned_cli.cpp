@@ -224,17 +224,19 @@ TEST_F(PartitionedCli, RepeatedPartitionedRunsAreIdentical) {
   ExpectSameResults("a", "b");
 }
 
+// A star of `hosts` hosts on links of `delay`, run with `--threads threads`.
+Cli RunStar(const std::string& dir, int hosts, const std::string& delay, int threads) {
+  const std::string sc = dir + "star.yaml";
+  std::ofstream(sc) << "name: star\nduration: 1ms\ntopology: {type: star, hosts: " << hosts
+                    << ", host_link: {rate: 100Gbps, delay: " << delay << "}}\n"
+                    << "traffic:\n  - type: flows\n    flows:\n"
+                    << "      - {src: 0, dst: 1, size: 10KB, start: 0us}\n";
+  return RunRocesim("run '" + sc + "' -q --threads " + std::to_string(threads) + " -o '" + dir +
+                    "out'");
+}
+
 TEST_F(PartitionedCli, MorePartitionsThanTheFabricHasIsRefused) {
-  const std::string sc = Write("two.yaml", R"(
-name: two
-duration: 1ms
-topology: {type: star, hosts: 2, host_link: {rate: 100Gbps, delay: 1us}}
-traffic:
-  - type: flows
-    flows:
-      - {src: 0, dst: 1, size: 10KB, start: 0us}
-)");
-  const Cli r = RunRocesim("run '" + sc + "' -q --threads 4 -o '" + dir_ + "out'");
+  const Cli r = RunStar(dir_, 2, "1us", 4);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("cannot cut the fabric into 4 partitions"), std::string::npos)
       << r.output;
@@ -243,16 +245,7 @@ traffic:
 // Links of zero delay give no lookahead: never cut, and a fabric of nothing
 // else cannot be split; the error names such a link.
 TEST_F(PartitionedCli, ZeroDelayLinksAreNeverCut) {
-  const std::string sc = Write("zero.yaml", R"(
-name: zero
-duration: 1ms
-topology: {type: star, hosts: 4, host_link: {rate: 100Gbps, delay: 0us}}
-traffic:
-  - type: flows
-    flows:
-      - {src: 0, dst: 1, size: 10KB, start: 0us}
-)");
-  const Cli r = RunRocesim("run '" + sc + "' -q --threads 2 -o '" + dir_ + "out'");
+  const Cli r = RunStar(dir_, 4, "0us", 2);
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("zero delay cannot be cut"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("node "), std::string::npos) << r.output;

@@ -120,10 +120,9 @@ struct Fabric {
   using DropsByCause = std::array<uint64_t, static_cast<size_t>(DropCause::kCount)>;
   std::vector<DropsByCause> port_drops;
 
-  // A partitioned run (sim/partitioned_run.h): this replica's partition, per
-  // port the partition of the node at its far end, and the frames this
-  // replica's cut ports launched in the current window, for their owners.
-  uint32_t partition = 0;
+  // A partitioned run (sim/partitioned_run.h): per port the partition of the
+  // node at its far end, and the frames this replica's cut ports launched in
+  // the current window, for their owners.
   std::vector<uint32_t> port_partition;
   // Two sets (alternate windows: one is written while the other is read),
   // each by destination partition; outbox_base selects the set being written.

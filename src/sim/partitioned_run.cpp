@@ -316,7 +316,6 @@ void PartitionedRun::Merge(RunStats& stats) {
   if (exchange_) next = exchange_->MinTime(next);
   if (sh.last_window_clipped || (!stats.all_flows_done && next != kTimeMax))
     stats.end_time = std::max(end, scenario_.duration);
-  replicas_[0]->SetEndTime(stats.end_time);
 }
 
 }  // namespace rocesim

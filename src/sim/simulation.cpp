@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 
 #include "cc/cc_factory.h"
@@ -397,11 +396,36 @@ void Simulation::FinishMonitors() {
   if (monitor_) monitor_->Finish(fabric_);
 }
 
+namespace {
+// Events that every replica of a partitioned run schedules and runs, each
+// for its own nodes: flow arrivals, monitor samples, faults, routing
+// convergence and deadlock samples.
+bool IsReplicated(EventKind k) {
+  switch (k) {
+    case EventKind::kFlowStart:
+    case EventKind::kMonitor:
+    case EventKind::kFaultStart:
+    case EventKind::kFaultEnd:
+    case EventKind::kRouteRecompute:
+    case EventKind::kDeadlockCheck:
+      return true;
+    default:
+      return false;
+  }
+}
+// Faults that act through a host's NIC (its pause frames, its receive pipeline).
+bool IsHostFault(FaultKind k) {
+  return k == FaultKind::kNicPauseStorm || k == FaultKind::kSlowReceiver;
+}
+}  // namespace
+
 void Simulation::Dispatch(const Event& e) {
   Fabric& f = fabric_;
   // The ops log's entries come from these events only (not from landings or
   // wake-ups): their key orders the log when partitions' logs are merged.
   f.ops.current_event_key = TailOf(e);
+  // Every replica of a partitioned run runs these; one counts them.
+  if (!coordinator_ && IsReplicated(e.kind)) ++uncounted_;
   switch (e.kind) {
     case EventKind::kLinkArrive:
       f.OnLinkArrive(e.arg, e.target);
@@ -424,7 +448,6 @@ void Simulation::Dispatch(const Event& e) {
           f.routes.Compute(f, id);
         }
       }
-      if (!coordinator_) ++uncounted_;
       if (i < start_order_.size())
         f.Schedule(f.flows[start_order_[i]].start, EventKind::kFlowStart, i);
       break;
@@ -433,7 +456,6 @@ void Simulation::Dispatch(const Event& e) {
       f.nics[f.flows[e.target].src].OnTimeout(f, e.target);
       break;
     case EventKind::kMonitor:
-      if (!coordinator_) ++uncounted_;
       if (monitor_) {
         monitor_->Sample(f);
         const Time next = f.now + scenario_.monitors.interval;
@@ -452,13 +474,6 @@ void Simulation::Dispatch(const Event& e) {
   }
 }
 
-namespace {
-// Faults that act through a host's NIC (its pause frames, its receive pipeline).
-bool IsHostFault(FaultKind k) {
-  return k == FaultKind::kNicPauseStorm || k == FaultKind::kSlowReceiver;
-}
-}  // namespace
-
 // Faults, defences and their monitors (src/ops/): rare events, kept out of
 // Dispatch so that the per-packet cases stay as compact as before.
 void Simulation::DispatchOps(const Event& e) {
@@ -466,7 +481,6 @@ void Simulation::DispatchOps(const Event& e) {
   switch (e.kind) {
     case EventKind::kFaultStart: {
       const FaultSpec& fs = scenario_.faults[e.target];
-      if (!coordinator_) ++uncounted_;
       // Every replica of a partitioned run runs the fault (the link and MAC
       // state it sets is read anywhere); what a host itself does, only the
       // host's partition.
@@ -493,7 +507,6 @@ void Simulation::DispatchOps(const Event& e) {
     }
     case EventKind::kFaultEnd: {
       const FaultSpec& fs = scenario_.faults[e.target];
-      if (!coordinator_) ++uncounted_;
       if (IsHostFault(fs.kind) && !IsLocalHost(static_cast<uint32_t>(fs.host))) break;
       switch (fs.kind) {
         case FaultKind::kNicPauseStorm:
@@ -519,7 +532,6 @@ void Simulation::DispatchOps(const Event& e) {
       ops::OnNicPauseRenew(f, e.target);
       break;
     case EventKind::kDeadlockCheck:
-      if (!coordinator_) ++uncounted_;
       if (deadlock_exchange_) {  // a partition: the graph is the union of every partition's part
         auto local = [this](uint32_t node) { return IsLocalNode(node); };
         ops::ResolveDeadlock(f, deadlock_exchange_(ops::SampleDeadlock(f, local)), local);
@@ -529,7 +541,6 @@ void Simulation::DispatchOps(const Event& e) {
       f.Schedule(f.now + DeadlockPeriod(), EventKind::kDeadlockCheck, 0);
       break;
     case EventKind::kRouteRecompute:
-      if (!coordinator_) ++uncounted_;
       RecomputeRoutes(fault_port_[e.target]);
       break;
     case EventKind::kRxDrain:
@@ -554,7 +565,6 @@ void Simulation::SetPartition(std::vector<uint8_t> local, uint32_t partition,
   local_host_.assign(f.nics.size(), 0);
   for (uint32_t h = 0; h < f.nics.size(); ++h)
     local_host_[h] = local_[f.ports[f.nics[h].port()].node];
-  f.partition = partition;
   f.outbox.resize(2 * (*std::max_element(node_partition.begin(), node_partition.end()) + 1));
   f.port_partition.resize(f.ports.size());
   for (PortId i = 0; i < f.ports.size(); ++i) {

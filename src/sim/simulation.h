@@ -81,8 +81,6 @@ class Simulation {
   // wait-for graph at a sample, returns every partition's (a collective).
   using DeadlockExchange = std::function<std::vector<DeadlockSample>(DeadlockSample)>;
   void SetDeadlockExchange(DeadlockExchange x) { deadlock_exchange_ = std::move(x); }
-  // Sets what Run() reports once a partitioned run has merged its replicas.
-  void SetEndTime(Time t) { fabric_.now = t; }
 
   const Fabric& fabric() const { return fabric_; }
   Fabric& fabric() { return fabric_; }
