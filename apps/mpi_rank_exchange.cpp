@@ -225,31 +225,22 @@ class MpiRankExchange final : public RankExchange {
     auto mine = [&](uint32_t node) {
       return partitioning.node_part[node] - first_partition < threads;
     };
-    // Flows (1: the sender's side, 2: the receiver's) and ports this rank
-    // owns, each list behind its count.
+    // Flows this rank owns (1: the sender's side, 2: the receiver's),
+    // behind their count. (Ports are not merged: see PartitionedRun::Merge.)
     std::vector<char> buf;
-    std::vector<char> flows, ports;
-    uint32_t num_flows = 0, num_ports = 0;
+    std::vector<char> flows;
+    uint32_t num_flows = 0;
+    const FabricLayout& layout = *f.layout;
     for (const Flow& fl : f.flows) {
-      const bool src = mine(f.ports[f.nics[fl.src].port()].node);
-      const bool dst = mine(f.ports[f.nics[fl.dst].port()].node);
+      const bool src = mine(layout.host_nodes[fl.src]);
+      const bool dst = mine(layout.host_nodes[fl.dst]);
       if (!src && !dst) continue;
       ++num_flows;
       Append(flows, static_cast<uint8_t>((src ? 1 : 0) | (dst ? 2 : 0)));
       Append(flows, fl);
     }
-    for (PortId i = 0; i < f.ports.size(); ++i) {
-      if (!mine(f.ports[i].node)) continue;
-      ++num_ports;
-      Append(ports, i);
-      Append(ports, f.ports[i].counters);
-      Append(ports, f.ports[i].tx_bytes);
-      Append(ports, f.port_drops[i]);
-    }
     Append(buf, num_flows);
     buf.insert(buf.end(), flows.begin(), flows.end());
-    Append(buf, num_ports);
-    buf.insert(buf.end(), ports.begin(), ports.end());
     // The ops log (this rank's partitions' entries, merged already).
     Append(buf, static_cast<uint32_t>(f.ops.events.size()));
     for (const OpsEvent& e : f.ops.events) {
@@ -299,12 +290,6 @@ class MpiRankExchange final : public RankExchange {
           CopyResponder(responder, into);
         }
         if (sides & 2) CopyResponder(fl, into);
-      }
-      for (auto n = Read<uint32_t>(at); n > 0; --n) {
-        const auto port = Read<PortId>(at);
-        f.ports[port].counters = Read<PortCounters>(at);
-        f.ports[port].tx_bytes = Read<uint64_t>(at);
-        f.port_drops[port] = Read<Fabric::DropsByCause>(at);
       }
       for (auto n = Read<uint32_t>(at); n > 0; --n) {
         OpsEvent e;

@@ -19,7 +19,7 @@ Simulation Build(const std::string& topology) {
 TEST(Partition, FatTreeHalvesAreBalancedAndCutOnlySwitchLinks) {
   const Simulation sim = Build("{type: fat_tree, k: 4}");
   const Fabric& f = sim.fabric();
-  const Partitioning p = PartitionFabric(f, 2);
+  const Partitioning p = PartitionFabric(*f.layout, sim.scenario(), 2);
   ASSERT_EQ(p.sizes.size(), 2u);
   EXPECT_EQ(p.sizes[0].hosts + p.sizes[1].hosts, 16u);
   EXPECT_EQ(p.sizes[0].ports, p.sizes[1].ports) << p.Describe(sim.quantum());
@@ -38,7 +38,7 @@ TEST(Partition, FatTreeHalvesAreBalancedAndCutOnlySwitchLinks) {
 // partition, the core switches dealt out evenly.
 TEST(Partition, FatTreeIsCutByPods) {
   const Simulation sim = Build("{type: fat_tree, k: 8}");
-  const Partitioning p = PartitionFabric(sim.fabric(), 4);
+  const Partitioning p = PartitionFabric(*sim.fabric().layout, sim.scenario(), 4);
   EXPECT_EQ(p.by, "pods / leaf groups");
   for (const PartitionSize& size : p.sizes) {
     EXPECT_EQ(size.hosts, 32u);
@@ -59,7 +59,7 @@ TEST(Partition, ZeroDelayLinksAreCutAround) {
       "{type: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 2, "
       "host_link: {rate: 100Gbps, delay: 0us}, fabric_link: {rate: 100Gbps, delay: 2us}}");
   const Fabric& f = sim.fabric();
-  const Partitioning p = PartitionFabric(f, 2);
+  const Partitioning p = PartitionFabric(*f.layout, sim.scenario(), 2);
   for (const Port& port : f.ports) {
     if (port.delay == 0) {
       EXPECT_EQ(p.node_part[port.node], p.node_part[f.ports[port.peer].node]);
@@ -71,16 +71,46 @@ TEST(Partition, ZeroDelayLinksAreCutAround) {
 
 TEST(Partition, OnePartitionCutsNothing) {
   const Simulation sim = Build("{type: fat_tree, k: 4}");
-  const Partitioning p = PartitionFabric(sim.fabric(), 1);
+  const Partitioning p = PartitionFabric(*sim.fabric().layout, sim.scenario(), 1);
   EXPECT_EQ(p.cut_links, 0u);
   EXPECT_EQ(p.lookahead, kTimeMax);
   EXPECT_TRUE(
       std::all_of(p.node_part.begin(), p.node_part.end(), [](uint32_t x) { return x == 0; }));
 }
 
+// A partition holds its own nodes' ports and the far ends of their links,
+// nothing else: a quarter of a k=8 fat tree holds a little over a quarter of
+// its ports (the cut links' far ends), and congestion control only for the
+// flows its hosts send.
+TEST(Partition, APartitionHoldsItsOwnPortsOnly) {
+  const Scenario scenario = ParseScenarioText(
+      "name: p\nduration: 1ms\ntopology: {type: fat_tree, k: 8}\nhost: {cc: dcqcn}\n"
+      "traffic:\n  - {type: permutation, size: 10KB}\n",
+      "p.yaml", "", {}, std::nullopt);
+  const std::shared_ptr<const FabricLayout> layout = LayoutFabric(scenario);
+  const Partitioning cut = PartitionFabric(*layout, scenario, 4);
+  const Simulation part(scenario, layout, PartitionPlace{&cut.node_part, 1, 4, false});
+  const Fabric& f = part.fabric();
+  uint64_t held = 0, own = 0;
+  for (PortId i = 0; i < f.ports.size(); ++i) {
+    const bool local = cut.node_part[layout->ports[i].node] == 1;
+    const bool far_end = cut.node_part[layout->PeerNode(i)] == 1;
+    EXPECT_EQ(f.ports.Held(i), local || far_end) << "port " << i;
+    held += f.ports.Held(i);
+    own += local;
+  }
+  EXPECT_EQ(own, cut.sizes[1].ports);
+  EXPECT_EQ(held, own + cut.cut_links / 2)
+      << "cut links spread evenly: each partition has half its share";
+  EXPECT_LT(held * 3, f.ports.size());
+  for (const Flow& fl : f.flows)
+    EXPECT_EQ(f.cc[fl.id] != nullptr, cut.node_part[layout->host_nodes[fl.src]] == 1);
+}
+
 TEST(Partition, TheSameCutEveryTime) {
   const Simulation sim = Build("{type: fat_tree, k: 8}");
-  EXPECT_EQ(PartitionFabric(sim.fabric(), 4).node_part, PartitionFabric(sim.fabric(), 4).node_part);
+  EXPECT_EQ(PartitionFabric(*sim.fabric().layout, sim.scenario(), 4).node_part,
+            PartitionFabric(*sim.fabric().layout, sim.scenario(), 4).node_part);
 }
 
 }  // namespace

@@ -413,7 +413,7 @@ TEST(WorkloadSimulation, BuildsGeneratedFlowsAndReportsLoad) {
       "  - {type: microburst, src: 1, dst: 2, start: 10us, duration: 10us}\n"
       "  - {type: flows, flows: [{src: 0, dst: 1, size: 1KB}]}\n");
   const Simulation sim(s);
-  const std::vector<int64_t> rates = HostLinkRates(sim.fabric());
+  const std::vector<int64_t> rates = HostLinkRates(*sim.fabric().layout);
   ASSERT_EQ(rates.size(), 16u);
   EXPECT_EQ(rates[3], 40'000'000'000);
   const std::vector<FlowSpec> p = ExpandTraffic(s.traffic[0], 0, 3, rates, 1000);

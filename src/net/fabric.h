@@ -12,9 +12,11 @@
 #include "cc/congestion_control.h"
 #include "core/chunked_vector.h"
 #include "core/event_queue.h"
+#include "core/held_array.h"
 #include "core/packet.h"
 #include "core/rng.h"
 #include "net/cioq_switch.h"
+#include "net/fabric_layout.h"
 #include "net/flow_routes.h"
 #include "net/nic.h"
 #include "net/port.h"
@@ -28,23 +30,6 @@
 #include "transport/flow.h"
 
 namespace rocesim {
-
-// Which model handles a node's frames.
-enum class NodeKind : uint8_t {
-  kHost,          // Fabric::nics
-  kSharedBuffer,  // Fabric::switches (net/switch.h)
-  kCioq,          // Fabric::cioq_switches (net/cioq_switch.h, seed 002 §4.1)
-};
-
-struct Node {
-  bool is_switch = false;  // either switch kind (routing, faults, monitors)
-  NodeKind kind = NodeKind::kHost;
-  // Into the vector of its kind. Every switch of a fabric has the same
-  // architecture, so a switch's index is also its switch index in Routing.
-  uint32_t index = 0;
-  PortId first_port = 0;
-  uint16_t num_ports = 0;
-};
 
 // HPCC in-band telemetry carried by a data packet and echoed by its ACK.
 struct IntStack {
@@ -83,8 +68,14 @@ struct Fabric {
   Time now = 0;
   EventQueue events;
   PacketPool pool;
+  // The structure every partition shares (nodes and links as cabled, the
+  // intact fabric's routes, fault ports); read a port's link here when this
+  // replica may not hold the port.
+  std::shared_ptr<const FabricLayout> layout;
   std::vector<Node> nodes;
-  std::vector<Port> ports;
+  // Every port of the fabric by id; a partition of a parallel run holds only
+  // its nodes' ports and the far ends of their links (core/held_array.h).
+  HeldArray<Port> ports;
   std::vector<Switch> switches;           // switch.architecture: shared_buffer
   std::vector<CioqSwitch> cioq_switches;  // switch.architecture: cioq
   std::vector<Nic> nics;                  // one per host; host id = index
@@ -115,10 +106,10 @@ struct Fabric {
   bool switch_watchdog = false;
   std::vector<LossFaultState> loss_faults;  // packet_loss faults, by fault index
   // Per port and priority: start of the current pause episode (switch watchdog only).
-  std::vector<std::array<Time, kNumPriorities>> wd_paused_since;
+  HeldArray<std::array<Time, kNumPriorities>> wd_paused_since;
   // Per port: frames dropped on arrival there, by cause (counters.csv).
   using DropsByCause = std::array<uint64_t, static_cast<size_t>(DropCause::kCount)>;
-  std::vector<DropsByCause> port_drops;
+  HeldArray<DropsByCause> port_drops;
 
   // A partitioned run (sim/partitioned_run.h): per port the partition of the
   // node at its far end, and the frames this replica's cut ports launched in

@@ -12,9 +12,11 @@ constexpr PortId kNoPort = UINT32_MAX;
 void Walk(const Fabric& f, uint32_t src, uint32_t dst, uint64_t key, uint32_t epoch, FlowRoute* r) {
   r->epoch = epoch;
   r->out.fill(kNoPort);  // never one of a switch's ports
-  PortId port = f.nics[src].port();
+  // The layout's links: a partition need not hold the ports on the way.
+  const FabricLayout& l = *f.layout;
+  PortId port = l.HostPort(src);
   for (int hop = 0; hop < FlowRoute::kMaxHops; ++hop) {
-    const Node& next = f.nodes[f.ports[f.ports[port].peer].node];
+    const Node& next = l.nodes[l.PeerNode(port)];
     if (!next.is_switch) return;
     port = next.first_port + f.routing.SelectByKey(next.index, dst, key);
     r->out[static_cast<size_t>(hop)] = port;

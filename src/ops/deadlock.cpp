@@ -38,8 +38,9 @@ std::vector<uint16_t> HeldIngresses(const Fabric& f, const Port& p, int prio) {
   return out;
 }
 
+// Vertices of every partition: named from the layout (a partition holds its own ports only).
 std::string Name(const Fabric& f, const Vertex& v) {
-  const Port& p = f.ports[v.port];
+  const PortLink& p = f.layout->ports[v.port];
   return fmt::format("{}:{}:{}", p.node, p.local, v.prio);
 }
 
@@ -48,6 +49,7 @@ std::string Name(const Fabric& f, const Vertex& v) {
 DeadlockSample SampleDeadlock(const Fabric& f, const std::function<bool(uint32_t)>& local) {
   DeadlockSample out;
   for (PortId id = 0; id < f.ports.size(); ++id) {
+    if (!f.ports.Held(id)) continue;
     const Port& p = f.ports[id];
     if (p.queued_frames == 0 || !f.nodes[p.node].is_switch || !local(p.node)) continue;
     for (int q = 0; q < kNumPriorities; ++q) {
@@ -87,8 +89,8 @@ void ResolveDeadlock(Fabric& f, const std::vector<DeadlockSample>& samples,
   // the ingress it paused.
   std::vector<std::vector<size_t>> out(vs.size());
   for (size_t i = 0; i < vs.size(); ++i) {
-    const PortId peer = f.ports[vs[i].port].peer;
-    if (!f.nodes[f.ports[peer].node].is_switch) continue;
+    const PortId peer = f.layout->ports[vs[i].port].peer;
+    if (!f.nodes[f.layout->ports[peer].node].is_switch) continue;
     auto it = held.find({peer, static_cast<uint32_t>(vs[i].prio)});
     if (it == held.end()) continue;
     for (uint32_t egress : it->second)
@@ -130,7 +132,7 @@ void ResolveDeadlock(Fabric& f, const std::vector<DeadlockSample>& samples,
     if (f.now - since < cfg.threshold || st.reported.count(key)) continue;
     st.reported.insert(key);
     f.ops.deadlocks.push_back(DeadlockReport{f.now, since, names});
-    const Port& first = f.ports[vs[c[0]].port];
+    const PortLink& first = f.layout->ports[vs[c[0]].port];
     f.ops.Add(f.now, first.node, first.local, vs[c[0]].prio, "deadlock");
     if (cfg.break_cycle) {
       if (local(first.node)) f.BreakSwitchHead(vs[c[0]].port, vs[c[0]].prio);

@@ -5,6 +5,9 @@
 namespace rocesim::ops {
 
 void LinkDown(Fabric& f, PortId port) {
+  // A partition that holds neither end has nothing to take down (a failing
+  // link is never cut, sim/partition.h: it holds both or neither).
+  if (!f.ports.Held(port)) return;
   for (const PortId x : {port, f.ports[port].peer}) {
     Port& p = f.ports[x];
     if (p.link_down) return;
@@ -37,6 +40,7 @@ void LinkDown(Fabric& f, PortId port) {
 }
 
 void LinkUp(Fabric& f, PortId port) {
+  if (!f.ports.Held(port)) return;
   for (const PortId x : {port, f.ports[port].peer}) {
     Port& p = f.ports[x];
     if (!p.link_down) return;

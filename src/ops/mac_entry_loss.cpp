@@ -5,10 +5,15 @@
 namespace rocesim::ops {
 
 namespace {
-// The switch the host's NIC is cabled to (checked to be one when the fabric is built).
+// The ToR's port to the host (the host's NIC is checked to be cabled to a
+// switch when the fabric is laid out), from the layout: a partition may hold
+// neither end.
+const PortLink& TorPort(const Fabric& f, uint32_t host) {
+  const FabricLayout& l = *f.layout;
+  return l.ports[l.ports[l.HostPort(host)].peer];
+}
 Switch& TorOf(Fabric& f, uint32_t host) {
-  const Port& tor_port = f.ports[f.ports[f.nics[host].port()].peer];
-  return f.switches[f.nodes[tor_port.node].index];
+  return f.switches[f.nodes[TorPort(f, host).node].index];
 }
 }  // namespace
 
@@ -17,13 +22,13 @@ void StartMacEntryLoss(Fabric& f, uint32_t host) {
   if (nic.fault.dead) return;
   nic.fault.dead = true;
   nic.fault.UpdateIntercept();
-  f.ports[nic.port()].tx_hold = true;
+  if (f.ports.Held(nic.port())) f.ports[nic.port()].tx_hold = true;
   for (Nic& other : f.nics) {
     other.fault.mac_filter = true;
     other.fault.UpdateIntercept();
   }
   TorOf(f, host).SetMacEntryMissing(host, true);
-  const Port& tor_port = f.ports[f.ports[nic.port()].peer];
+  const PortLink& tor_port = TorPort(f, host);
   f.ops.Add(f.now, tor_port.node, tor_port.local, 0, "mac_entry_loss_start");
 }
 
@@ -32,11 +37,12 @@ void StopMacEntryLoss(Fabric& f, uint32_t host) {
   if (!nic.fault.dead) return;
   nic.fault.dead = false;
   nic.fault.UpdateIntercept();
+  TorOf(f, host).SetMacEntryMissing(host, false);
+  const PortLink& tor_port = TorPort(f, host);
+  f.ops.Add(f.now, tor_port.node, tor_port.local, 0, "mac_entry_loss_end");
+  if (!f.ports.Held(nic.port())) return;
   Port& p = f.ports[nic.port()];
   p.tx_hold = p.link_down;
-  TorOf(f, host).SetMacEntryMissing(host, false);
-  const Port& tor_port = f.ports[p.peer];
-  f.ops.Add(f.now, tor_port.node, tor_port.local, 0, "mac_entry_loss_end");
   f.KickPort(nic.port());  // whatever the server had to send goes now
 }
 

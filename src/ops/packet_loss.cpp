@@ -9,6 +9,9 @@ void StartPacketLoss(Fabric& f, PortId port, uint32_t fault, double probability,
   if (f.loss_faults.size() <= fault) f.loss_faults.resize(fault + 1);
   f.loss_faults[fault] = LossFaultState{probability, every_nth, 0,
                                         Rng(f.scenario->seed, 0xFA17000000000000ULL + fault)};
+  // Frames are lost as they land: the partition holding the link's far end
+  // (its own or a cut link's) draws; one holding neither has nothing to do.
+  if (!f.ports.Held(port)) return;
   Port& p = f.ports[port];
   p.loss_fault = static_cast<uint16_t>(fault + 1);
   p.link_ops |= Port::kLinkLossy;
@@ -16,6 +19,7 @@ void StartPacketLoss(Fabric& f, PortId port, uint32_t fault, double probability,
 }
 
 void StopPacketLoss(Fabric& f, PortId port) {
+  if (!f.ports.Held(port)) return;
   Port& p = f.ports[port];
   p.loss_fault = 0;
   p.link_ops &= static_cast<uint8_t>(~Port::kLinkLossy);

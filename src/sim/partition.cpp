@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <numeric>
 
-#include "net/fabric.h"
+#include "net/fabric_layout.h"
 
 namespace rocesim {
 
@@ -34,9 +34,9 @@ struct Components {
 // does not apply (another topology, more partitions than pods or leaves,
 // or a link that must not be cut: METIS cuts around it). Node numbering as
 // topo/topology.cpp builds it.
-std::vector<uint32_t> StructuralCut(const Fabric& f, uint32_t parts) {
-  if (f.scenario == nullptr) return {};
-  const TopologyConfig& t = f.scenario->topology;
+std::vector<uint32_t> StructuralCut(const FabricLayout& f, const Scenario& scenario,
+                                    uint32_t parts) {
+  const TopologyConfig& t = scenario.topology;
   std::vector<uint32_t> part(f.nodes.size());
   // groups: pods or leaves; per group its hosts, then one or two switch
   // layers of `per_group` switches each; then `top` shared switches.
@@ -72,30 +72,24 @@ std::vector<uint32_t> StructuralCut(const Fabric& f, uint32_t parts) {
 }
 }  // namespace
 
-Time SyncQuantum(const Fabric& f) {
-  Time q = kTimeMax;
-  for (const Port& p : f.ports)
-    if (p.delay > 0) q = std::min(q, p.delay);
-  return q == kTimeMax ? kMicrosecond : q;
-}
-
-Partitioning PartitionFabric(const Fabric& f, uint32_t parts,
-                             const std::vector<uint32_t>& uncuttable) {
+Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, uint32_t parts) {
+  const std::vector<PortId> uncuttable = f.UncuttablePorts(scenario);
   Partitioning out;
   out.parts = parts;
   const auto n = static_cast<uint32_t>(f.nodes.size());
   out.node_part.assign(n, 0);
   bool cut_by_structure = false;
   if (parts > 1 && uncuttable.empty() &&
-      std::none_of(f.ports.begin(), f.ports.end(), [](const Port& p) { return p.delay == 0; })) {
-    if (std::vector<uint32_t> part = StructuralCut(f, parts); !part.empty()) {
+      std::none_of(f.ports.begin(), f.ports.end(),
+                   [](const PortLink& p) { return p.delay == 0; })) {
+    if (std::vector<uint32_t> part = StructuralCut(f, scenario, parts); !part.empty()) {
       out.node_part = std::move(part);
       cut_by_structure = true;
     }
   }
   if (parts > 1 && !cut_by_structure) {
     Components comp(n);
-    for (const Port& p : f.ports)
+    for (const PortLink& p : f.ports)
       if (p.delay == 0) comp.Join(p.node, f.ports[p.peer].node);
     for (const uint32_t port : uncuttable)
       comp.Join(f.ports[port].node, f.ports[f.ports[port].peer].node);
@@ -106,7 +100,7 @@ Partitioning PartitionFabric(const Fabric& f, uint32_t parts,
       if (comp.Find(i) == i) vertex[i] = vertices++;
     if (static_cast<uint32_t>(vertices) < parts) {
       std::string zero;
-      for (const Port& p : f.ports)
+      for (const PortLink& p : f.ports)
         if (p.delay == 0) {
           zero =
               fmt::format(" (links of zero delay cannot be cut: e.g. node {} port {} to node {})",
@@ -122,7 +116,7 @@ Partitioning PartitionFabric(const Fabric& f, uint32_t parts,
     for (uint32_t i = 0; i < n; ++i)
       weight[static_cast<size_t>(vertex[comp.Find(i)])] +=
           f.nodes[i].num_ports + (f.nodes[i].is_switch ? 0 : 1);
-    for (const Port& p : f.ports) {
+    for (const PortLink& p : f.ports) {
       const idx_t a = vertex[comp.Find(p.node)], b = vertex[comp.Find(f.ports[p.peer].node)];
       if (a != b) adj[static_cast<size_t>(a)].emplace_back(b, 1);
     }
@@ -169,7 +163,7 @@ Partitioning PartitionFabric(const Fabric& f, uint32_t parts,
       throw PartitionError(
           fmt::format("cannot cut the fabric into {} partitions: partition {} is empty", parts, p));
   out.by = parts == 1 ? "" : cut_by_structure ? "pods / leaf groups" : "METIS";
-  for (const Port& p : f.ports) {
+  for (const PortLink& p : f.ports) {
     const uint32_t peer_node = f.ports[p.peer].node;
     if (out.node_part[p.node] == out.node_part[peer_node] || p.node > peer_node) continue;
     ++out.cut_links;

@@ -27,7 +27,8 @@
 
 namespace rocesim {
 
-struct Fabric;
+struct FabricLayout;
+struct Scenario;
 
 struct PartitionError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -50,18 +51,16 @@ struct Partitioning {
   std::string Describe(Time window) const;
 };
 
-// Cuts `f` into `parts` partitions (parts >= 1). Throws PartitionError when
-// it cannot: more partitions than nodes that can be separated, or a
-// partition left empty.
-// `uncuttable`: ports whose links must not be cut either (link_down faults).
-Partitioning PartitionFabric(const Fabric& f, uint32_t parts,
-                             const std::vector<uint32_t>& uncuttable = {});
-
-// The window of the canonical synchronisation scheme: the smallest non-zero
-// delay of any link, so that every possible cut's lookahead is at least this
-// long. It depends on the scenario only, which is what lets a serial run end
-// after exactly the same windows as a partitioned one
-// (Simulation::Advance); 1 us if every link has zero delay.
-Time SyncQuantum(const Fabric& f);
+// Cuts `scenario`'s fabric, laid out as `layout`, into `parts` partitions
+// (parts >= 1). Throws PartitionError when it cannot: more partitions than
+// nodes that can be separated, or a partition left empty. Links that a
+// link_down fault takes down are not cut (FabricLayout::UncuttablePorts).
+//
+// The window of the synchronisation scheme is FabricLayout::quantum: the
+// smallest non-zero delay of any link, so that every possible cut's
+// lookahead is at least this long. It depends on the scenario only, which is
+// what lets a serial run end after exactly the same windows as a partitioned
+// one (Simulation::Advance).
+Partitioning PartitionFabric(const FabricLayout& layout, const Scenario& scenario, uint32_t parts);
 
 }  // namespace rocesim

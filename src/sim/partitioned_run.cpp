@@ -51,19 +51,21 @@ PartitionedRun::PartitionedRun(const Scenario& scenario, uint32_t threads, RankE
   const uint32_t rank = exchange_ ? exchange_->Rank() : 0;
   first_partition_ = rank * threads_;
   replicas_.resize(threads_);
-  // Replica 0 first: it partitions the fabric for all of them. Every rank of
-  // an MPI job computes the same cut (METIS with a fixed seed on the same
-  // graph), so no rank needs to be told which nodes are whose.
-  replicas_[0] = std::make_unique<Simulation>(scenario_);
-  partitioning_ =
-      PartitionFabric(replicas_[0]->fabric(), ranks * threads_, replicas_[0]->UncuttablePorts());
+  // Every rank of an MPI job lays out and cuts the fabric the same way
+  // (METIS with a fixed seed on the same graph), so no rank needs to be told
+  // which nodes are whose. The threads' replicas share the layout.
+  const std::shared_ptr<const FabricLayout> layout = LayoutFabric(scenario_);
+  partitioning_ = PartitionFabric(*layout, scenario_, ranks * threads_);
   std::vector<std::exception_ptr> errors(threads_);
   {
     std::vector<std::thread> builders;
-    for (uint32_t t = 1; t < threads_; ++t)
+    for (uint32_t t = 0; t < threads_; ++t)
       builders.emplace_back([&, t] {
         try {
-          replicas_[t] = std::make_unique<Simulation>(scenario_);
+          const uint32_t part = first_partition_ + t;
+          const PartitionPlace place{&partitioning_.node_part, part, partitioning_.parts,
+                                     part == 0};
+          replicas_[t] = std::make_unique<Simulation>(scenario_, layout, place);
         } catch (...) {
           errors[t] = std::current_exception();
         }
@@ -72,12 +74,6 @@ PartitionedRun::PartitionedRun(const Scenario& scenario, uint32_t threads, RankE
   }
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
-  for (uint32_t t = 0; t < threads_; ++t) {
-    const uint32_t part = first_partition_ + t;
-    std::vector<uint8_t> local(partitioning_.node_part.size());
-    for (size_t n = 0; n < local.size(); ++n) local[n] = partitioning_.node_part[n] == part;
-    replicas_[t]->SetPartition(std::move(local), part, partitioning_.node_part, part == 0);
-  }
   shared_ = std::make_unique<Shared>(threads_);
   shared_->samples.resize(threads_);
   busy_.assign(threads_, 0);
@@ -262,24 +258,19 @@ void PartitionedRun::Merge(RunStats& stats) {
     return &replicas_[p - first_partition_]->fabric();
   };
   // Flows: the requester's side from the sender's partition, the
-  // responder's from the receiver's.
+  // responder's from the receiver's. (Ports are not merged: nothing the
+  // results writer reads is per port, and replica 0 does not hold every
+  // port; the monitors' per-port files are merged from the partitions'.)
+  const FabricLayout& layout = *out.layout;
   for (Flow& fl : out.flows) {
-    const uint32_t src_node = out.ports[out.nics[fl.src].port()].node;
-    const uint32_t dst_node = out.ports[out.nics[fl.dst].port()].node;
+    const uint32_t src_node = layout.host_nodes[fl.src];
+    const uint32_t dst_node = layout.host_nodes[fl.dst];
     if (const Fabric* s = owner(src_node); s && s != &out) {
       const Flow responder = fl;
       fl = s->flows[fl.id];
       CopyResponder(responder, fl);
     }
     if (const Fabric* d = owner(dst_node); d && d != &out) CopyResponder(d->flows[fl.id], fl);
-  }
-  // Ports: from the partition owning each port's node.
-  for (PortId i = 0; i < out.ports.size(); ++i) {
-    const Fabric* o = owner(out.ports[i].node);
-    if (!o || o == &out) continue;
-    out.ports[i].counters = o->ports[i].counters;
-    out.ports[i].tx_bytes = o->ports[i].tx_bytes;
-    out.port_drops[i] = o->port_drops[i];
   }
   // The ops log: each partition's entries for its own nodes (a fault every
   // replica runs logs in each), in the serial order of their events.

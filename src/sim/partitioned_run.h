@@ -3,7 +3,7 @@
 //
 // Each partition (sim/partition.h) is a replica of the whole Simulation built
 // from the same scenario that runs only its own nodes' events
-// (Simulation::SetPartition). Frames launched onto cut links are handed over
+// (Simulation's partition constructor). Frames launched onto cut links are handed over
 // (net/cross_link.cpp). Partitions run in windows of Simulation::quantum()
 // picoseconds, each opened at the earliest event pending anywhere (so empty
 // stretches are skipped): every partition runs its events of the window, the
@@ -18,13 +18,18 @@
 // reading. Ranks of an MPI job (sim/mpi_exchange.h) each run one or more of
 // these thread partitions and exchange between ranks at the same barriers.
 //
-// Replicated state: every replica holds the whole fabric's structure (ports,
-// switches, NICs, flows, routing tables); only its own nodes ever hold
-// frames, queue state or run events. Routing tables are replicated rather
-// than shared because a link_down fault recomputes them in every replica at
-// the same simulated instant. Memory per partition is therefore the fabric's
-// static state plus its own dynamic state (frames, events), not a share of
-// the static state: README "Model notes" says so.
+// What each partition holds: its own nodes' ports (and the far ends of
+// their links, where frames from other partitions land), its switches' MMU
+// and queue state, its hosts' congestion control, its frames and events
+// (core/held_array.h: the ports it does not hold take no memory). Shared
+// read-only by the threads of one machine (each MPI rank has its own copy):
+// the fabric's layout (net/fabric_layout.h: nodes, links, adjacency) and the
+// intact fabric's routing tables; a link_down fault's route recomputation
+// gives each partition a private copy from then on, as every partition
+// recomputes at the same simulated instant. Replicated in every partition:
+// the flow table (every partition's flow arrival cursor walks it, and its
+// switches forward by each flow's route) and the NIC objects (160 bytes per
+// host, their fault state read fabric-wide).
 #pragma once
 
 #include <cstdint>

@@ -37,7 +37,7 @@ class RankExchange {
   // this rank's partitions' parts (sim/partitioned_run.h, ops/deadlock.h).
   virtual std::vector<DeadlockSample> AllDeadlockSamples(
       const std::vector<DeadlockSample>& mine) = 0;
-  // After the run: brings the flows, port counters and fabric counters that
+  // After the run: brings the flows, ops log entries and fabric counters that
   // other ranks' partitions own into rank 0's `merged` (already merged over
   // this rank's partitions), and sums or maxes the run's totals.
   virtual void MergeInto(Simulation& merged, const Partitioning& partitioning,

@@ -63,106 +63,91 @@ void CheckCioqQueues(const Fabric& f, uint32_t n, const SwitchConfig& sw,
 }  // namespace
 
 Simulation::Simulation(const Scenario& scenario) : scenario_(scenario) {
+  layout_ = LayoutFabric(scenario_);
   fabric_.scenario = &scenario_;
   Build();
   BuildFlows();
 }
 
+Simulation::Simulation(const Scenario& scenario, std::shared_ptr<const FabricLayout> layout,
+                       const PartitionPlace& place)
+    : scenario_(scenario), layout_(std::move(layout)) {
+  fabric_.scenario = &scenario_;
+  const FabricLayout& l = *layout_;
+  coordinator_ = place.coordinator;
+  local_.resize(l.nodes.size());
+  for (size_t n = 0; n < local_.size(); ++n) local_[n] = (*place.node_part)[n] == place.partition;
+  local_host_.resize(l.host_nodes.size());
+  for (uint32_t h = 0; h < local_host_.size(); ++h) local_host_[h] = local_[l.host_nodes[h]];
+  Build();
+  BuildFlows();
+  MarkCutPorts(place);
+}
+
 Simulation::~Simulation() = default;
 
 void Simulation::Build() {
-  const Topology topo = BuildTopology(scenario_.topology);
+  const FabricLayout& l = *layout_;
   const SwitchConfig& sw = scenario_.sw;
   const HostConfig& host = scenario_.host;
   Fabric& f = fabric_;
+  f.layout = layout_;
+  f.nodes = l.nodes;
+  f.routing = l.routing;  // shares the layout's tables until a link_down recomputes them
+  quantum_ = l.quantum;
 
-  // Ports: each node's ports are contiguous, numbered in link order.
-  std::vector<uint32_t> degree(topo.num_nodes, 0);
-  for (const TopoLink& l : topo.links) {
-    degree[l.a]++;
-    degree[l.b]++;
-  }
-  f.nodes.resize(topo.num_nodes);
-  PortId next = 0;
-  std::vector<int32_t> switch_index(topo.num_nodes, -1);
-  uint32_t switches = 0;
-  const bool cioq = sw.architecture == SwitchArchitecture::kCioq;
-  const NodeKind switch_kind = cioq ? NodeKind::kCioq : NodeKind::kSharedBuffer;
-  for (uint32_t n = 0; n < topo.num_nodes; ++n) {
-    if (degree[n] > 0xFFFF) throw BuildError(fmt::format("node {} has too many ports", n));
-    const bool is_switch = topo.is_switch[n];
-    f.nodes[n] = Node{is_switch, is_switch ? switch_kind : NodeKind::kHost, 0, next,
-                      static_cast<uint16_t>(degree[n])};
-    if (topo.is_switch[n]) {
-      switch_index[n] = static_cast<int32_t>(switches);
-      f.nodes[n].index = switches++;
-    }
-    next += degree[n];
-  }
-  for (uint32_t h = 0; h < topo.host_nodes.size(); ++h) {
-    const uint32_t n = topo.host_nodes[h];
-    f.nodes[n].index = h;
-    if (degree[n] != 1)
-      throw BuildError(fmt::format(
-          "topology: host node {} has {} links; rocesim models single-homed hosts", n, degree[n]));
-  }
-  // A kLinkArrive event names its port in 24 bits (Fabric::ScheduleArrival).
-  if (next >= (1u << 24))
-    throw BuildError(
-        fmt::format("topology: {} ports; rocesim supports at most {}", next, 1u << 24));
-  f.ports.resize(next);
-  std::vector<uint16_t> used(topo.num_nodes, 0);
-  std::vector<std::vector<std::pair<uint16_t, uint32_t>>> adjacency(topo.num_nodes);
-  for (const TopoLink& l : topo.links) {
-    const PortId pa = f.nodes[l.a].first_port + used[l.a];
-    const PortId pb = f.nodes[l.b].first_port + used[l.b];
-    for (auto [self, peer, node] : {std::tuple{pa, pb, l.a}, std::tuple{pb, pa, l.b}}) {
-      Port& p = f.ports[self];
-      p.node = node;
-      p.peer = peer;
-      p.local = used[node]++;
-      p.rate_bps = l.rate_bps;
-      p.delay = l.delay;
-      p.ifg_bytes =
-          static_cast<uint16_t>(scenario_.topology.ifg_bytes);  // <= 4096 (scenario_reader)
-      p.loss_probability = l.error_rate;
-      if (l.error_rate > 0) p.link_ops |= Port::kLinkErrors;
-      // A wire keeps the second frame's arrival in 32 bits (net/wire.h): it
-      // must land within 2^31 ps of the head, a delay plus one frame (of at
-      // most 1 MB, far above any MTU) later.
-      if (l.delay + SerializationTime(1 << 20, l.rate_bps) >= Port::kLongDelay)
-        p.link_ops |= Port::kLinkLongDelay;
-      const Time ps_per_byte = ExactPsPerByte(l.rate_bps);
-      p.ps_per_byte = ps_per_byte <= UINT32_MAX ? static_cast<uint32_t>(ps_per_byte) : 0;
-      adjacency[node].emplace_back(p.local, node == l.a ? l.b : l.a);
-    }
-  }
-  for (Port& p : f.ports) {
-    const Node& receiver = f.nodes[f.ports[p.peer].node];
-    p.rx = static_cast<uint32_t>(receiver.kind) << Port::kRxKindShift | receiver.index;
-    const Node& owner = f.nodes[p.node];
-    p.tx = static_cast<uint32_t>(owner.kind) << Port::kRxKindShift | owner.index;
-  }
-  quantum_ = SyncQuantum(f);
-  for (PortId i = 0; i < f.ports.size(); ++i)
-    if (f.ports[i].loss_probability > 0)
+  // The ports this replica holds: its nodes' ports, and the far end of each
+  // of their links (a frame crossing a cut link lands from that port's wire).
+  const auto num_ports = l.ports.size();
+  f.ports.Reset(num_ports);
+  f.port_drops.Reset(num_ports);
+  f.switch_watchdog = sw.watchdog.enabled && sw.pfc.enabled;
+  if (f.switch_watchdog) f.wd_paused_since.Reset(num_ports);
+  auto hold = [&](PortId i) {
+    if (f.ports.Held(i)) return;
+    const PortLink& link = l.ports[i];
+    Port& p = f.ports.Hold(i);
+    f.port_drops.Hold(i);
+    if (f.switch_watchdog) f.wd_paused_since.Hold(i);
+    p.node = link.node;
+    p.peer = link.peer;
+    p.local = link.local;
+    p.rate_bps = link.rate_bps;
+    p.delay = link.delay;
+    p.ifg_bytes = static_cast<uint16_t>(scenario_.topology.ifg_bytes);  // <= 4096 (scenario_reader)
+    p.loss_probability = link.error_rate;
+    if (link.error_rate > 0) {
+      p.link_ops |= Port::kLinkErrors;
       f.LinkRng(i) = Rng(scenario_.seed, 0x11CE000000000000ULL + i);
-  f.routing.Build(adjacency, topo.host_nodes, switch_index, sw.ecmp_seed ^ scenario_.seed);
-  if (!scenario_.faults.empty()) {
-    adjacency_ = adjacency;
-    host_nodes_ = topo.host_nodes;
-    switch_index_ = switch_index;
-  }
+    }
+    // A wire keeps the second frame's arrival in 32 bits (net/wire.h): it
+    // must land within 2^31 ps of the head, a delay plus one frame (of at
+    // most 1 MB, far above any MTU) later.
+    if (link.delay + SerializationTime(1 << 20, link.rate_bps) >= Port::kLongDelay)
+      p.link_ops |= Port::kLinkLongDelay;
+    const Time ps_per_byte = ExactPsPerByte(link.rate_bps);
+    p.ps_per_byte = ps_per_byte <= UINT32_MAX ? static_cast<uint32_t>(ps_per_byte) : 0;
+    const Node& receiver = l.nodes[l.ports[link.peer].node];
+    p.rx = static_cast<uint32_t>(receiver.kind) << Port::kRxKindShift | receiver.index;
+    const Node& owner = l.nodes[link.node];
+    p.tx = static_cast<uint32_t>(owner.kind) << Port::kRxKindShift | owner.index;
+  };
+  for (PortId i = 0; i < num_ports; ++i)
+    if (IsLocalNode(l.ports[i].node)) {
+      hold(i);
+      hold(l.ports[i].peer);
+    }
 
   const int max_frame = host.mtu_bytes + host.header_bytes + scenario_.topology.ifg_bytes;
   const RedParams red{sw.ecn.kmin_bytes, sw.ecn.kmax_bytes, sw.ecn.pmax};
+  const bool cioq = sw.architecture == SwitchArchitecture::kCioq;
   if (cioq) {
-    f.cioq_switches.resize(switches);
+    f.cioq_switches.resize(l.num_switches);
   } else {
-    f.switches.resize(switches);
+    f.switches.resize(l.num_switches);
   }
-  for (uint32_t n = 0; n < topo.num_nodes; ++n) {
-    if (!topo.is_switch[n]) continue;
+  for (uint32_t n = 0; n < l.nodes.size(); ++n) {
+    if (!l.nodes[n].is_switch || !IsLocalNode(n)) continue;
     const Node& node = f.nodes[n];
     std::vector<int64_t> headroom(node.num_ports);
     for (uint16_t i = 0; i < node.num_ports; ++i)
@@ -188,15 +173,10 @@ void Simulation::Build() {
           "carve-outs need {} bytes",
           sw.buffer_bytes, n, sw.buffer_bytes - s.mmu().SharedPoolBytes()));
   }
-  f.nics.resize(topo.host_nodes.size());
-  for (uint32_t h = 0; h < topo.host_nodes.size(); ++h)
-    f.nics[h].Init(h, f.nodes[topo.host_nodes[h]].first_port, host);
+  f.nics.resize(l.host_nodes.size());
+  for (uint32_t h = 0; h < l.host_nodes.size(); ++h) f.nics[h].Init(h, l.HostPort(h), host);
 
-  // Faults (src/ops/) as events; the switch watchdog watches pause episodes.
-  f.switch_watchdog = sw.watchdog.enabled && sw.pfc.enabled;
-  if (f.switch_watchdog) f.wd_paused_since.resize(f.ports.size());
-  f.port_drops.resize(f.ports.size());
-  ResolveFaults();
+  // Faults (src/ops/) as events.
   if (scenario_.monitors.deadlock.enabled)
     f.Schedule(DeadlockPeriod(), EventKind::kDeadlockCheck, 0);
   for (uint32_t i = 0; i < scenario_.faults.size(); ++i) {
@@ -232,7 +212,7 @@ void Simulation::BuildFlows() {
   };
   // Generators expand here, where every host's link rate is known
   // (workload/generators.h); each entry draws from its own seeded stream.
-  const std::vector<int64_t> host_rates = HostLinkRates(f);
+  const std::vector<int64_t> host_rates = HostLinkRates(*layout_);
   for (size_t i = 0; i < scenario_.traffic.size(); ++i) {
     for (const FlowSpec& s :
          ExpandTraffic(scenario_.traffic[i], i, scenario_.seed, host_rates, host.mtu_bytes))
@@ -241,7 +221,8 @@ void Simulation::BuildFlows() {
   f.cc.resize(f.flows.size());
   for (Flow& fl : f.flows) {
     const CcKind kind = flow_cc_[fl.id];
-    f.cc[fl.id] = MakeCongestionControl(kind, host);
+    // Congestion control runs at the sender (a partition: its own hosts').
+    if (IsLocalHost(fl.src)) f.cc[fl.id] = MakeCongestionControl(kind, host);
     fl.sends_cnps = UsesCnps(kind, host);
     fl.cc.base_rtt = BaseRtt(fl);
     if (NeedsInt(kind)) f.int_enabled = true;
@@ -257,15 +238,15 @@ void Simulation::BuildFlows() {
 }
 
 std::vector<Hop> Simulation::PathOf(uint32_t src, uint32_t dst, uint16_t sport) const {
-  const Fabric& f = fabric_;
+  const FabricLayout& l = *layout_;
   std::vector<Hop> hops;
-  PortId port = f.nics[src].port();
+  PortId port = l.HostPort(src);
   for (;;) {
-    const Port& p = f.ports[port];
+    const PortLink& p = l.ports[port];
     hops.push_back(Hop{p.rate_bps, p.delay});
-    const Node& next = f.nodes[f.ports[p.peer].node];
+    const Node& next = l.nodes[l.ports[p.peer].node];
     if (!next.is_switch) break;
-    port = next.first_port + f.routing.SelectLocal(next.index, src, dst, sport);
+    port = next.first_port + l.routing.SelectLocal(next.index, src, dst, sport);
   }
   return hops;
 }
@@ -295,83 +276,31 @@ Time Simulation::DeadlockPeriod() const {
   return std::max<Time>(scenario_.monitors.deadlock.threshold / 4, 1);
 }
 
-void Simulation::ResolveFaults() {
-  Fabric& f = fabric_;
-  fault_port_.assign(scenario_.faults.size(), 0);
-  const auto num_nodes = static_cast<int>(f.nodes.size());
-  for (size_t i = 0; i < scenario_.faults.size(); ++i) {
-    const FaultSpec& fs = scenario_.faults[i];
-    if (fs.kind == FaultKind::kMacEntryLoss) {
-      // The MAC entry that goes is the host's ToR's: the switch it is cabled to.
-      const PortId peer = f.ports[f.nics[static_cast<size_t>(fs.host)].port()].peer;
-      if (!f.nodes[f.ports[peer].node].is_switch)
-        throw BuildError(fmt::format(
-            "faults[{}]: mac_entry_loss: host {} is not attached to a switch", i, fs.host));
-      // Flooding (src/net/switch_flood.cpp) is modelled in the shared-buffer switch only.
-      if (f.nodes[f.ports[peer].node].kind != NodeKind::kSharedBuffer)
-        throw BuildError(fmt::format(
-            "faults[{}]: mac_entry_loss needs switch.architecture shared_buffer (the CIOQ "
-            "switch does not model MAC tables or flooding)",
-            i));
-      continue;
-    }
-    if (fs.kind != FaultKind::kLinkDown && fs.kind != FaultKind::kPacketLoss) continue;
-    for (int n : {fs.node_a, fs.node_b})
-      if (n >= num_nodes)
-        throw BuildError(
-            fmt::format("faults[{}]: node {} does not exist (the topology has nodes "
-                        "0 to {})",
-                        i, n, num_nodes - 1));
-    const Node& a = f.nodes[fs.node_a];
-    if (fs.port >= 0) {
-      if (fs.port >= a.num_ports)
-        throw BuildError(fmt::format("faults[{}]: node {} has ports 0 to {}, not {}", i, fs.node_a,
-                                     a.num_ports - 1, fs.port));
-      fault_port_[i] = a.first_port + static_cast<PortId>(fs.port);
-      continue;
-    }
-    bool found = false;
-    for (uint16_t l = 0; l < a.num_ports && !found; ++l) {
-      const PortId p = a.first_port + l;
-      if (f.ports[f.ports[p].peer].node == static_cast<uint32_t>(fs.node_b)) {
-        fault_port_[i] = p;
-        found = true;
-      }
-    }
-    if (!found)
-      throw BuildError(
-          fmt::format("faults[{}]: no link joins nodes {} and {}", i, fs.node_a, fs.node_b));
-  }
-}
-
-std::vector<PortId> Simulation::UncuttablePorts() const {
-  std::vector<PortId> out;
-  for (size_t i = 0; i < scenario_.faults.size(); ++i)
-    if (scenario_.faults[i].kind == FaultKind::kLinkDown) out.push_back(fault_port_[i]);
-  return out;
-}
-
 void Simulation::RecomputeRoutes(PortId port) {
   Fabric& f = fabric_;
-  std::vector<std::vector<std::pair<uint16_t, uint32_t>>> adjacency = adjacency_;
+  const FabricLayout& l = *layout_;
+  std::vector<uint8_t> down(l.ports.size(), 0);
+  for (const PortId p : down_links_) down[p] = down[l.ports[p].peer] = 1;
+  std::vector<std::vector<std::pair<uint16_t, uint32_t>>> adjacency = l.adjacency;
   for (uint32_t n = 0; n < adjacency.size(); ++n)
     std::erase_if(adjacency[n], [&](const std::pair<uint16_t, uint32_t>& e) {
-      return f.ports[f.nodes[n].first_port + e.first].link_down;
+      return down[l.nodes[n].first_port + e.first] != 0;
     });
+  const PortLink& failed = l.ports[port];
   Routing routing;
   try {
-    routing.Build(adjacency, host_nodes_, switch_index_, scenario_.sw.ecmp_seed ^ scenario_.seed);
+    routing.Build(adjacency, l.host_nodes, l.switch_index, scenario_.sw.ecmp_seed ^ scenario_.seed);
   } catch (const std::runtime_error&) {
     // A host cut off (its own link down): no route to it either way; the old
     // tables stay and whatever is routed over the dead link is dropped.
-    f.ops.Add(f.now, f.ports[port].node, f.ports[port].local, 0, "routes_unchanged_partitioned");
+    f.ops.Add(f.now, failed.node, failed.local, 0, "routes_unchanged_partitioned");
     return;
   }
   f.routing = std::move(routing);
   f.routes.NewEpoch();
   for (const Flow& fl : f.flows)
     if (fl.start <= f.now && !fl.Finished()) f.routes.Compute(f, fl.id);
-  f.ops.Add(f.now, f.ports[port].node, f.ports[port].local, 0, "routes_recomputed");
+  f.ops.Add(f.now, failed.node, failed.local, 0, "routes_recomputed");
 }
 
 void Simulation::EnableMonitors(const std::string& dir) {
@@ -493,11 +422,13 @@ void Simulation::DispatchOps(const Event& e) {
           ops::StartSlowReceiver(f, fs);
           break;
         case FaultKind::kLinkDown:
-          ops::LinkDown(f, fault_port_[e.target]);
+          ops::LinkDown(f, layout_->fault_ports[e.target]);
+          SetLinkDown(layout_->fault_ports[e.target], true);
           f.Schedule(f.now + fs.convergence, EventKind::kRouteRecompute, e.target);
           break;
         case FaultKind::kPacketLoss:
-          ops::StartPacketLoss(f, fault_port_[e.target], e.target, fs.probability, fs.every_nth);
+          ops::StartPacketLoss(f, layout_->fault_ports[e.target], e.target, fs.probability,
+                               fs.every_nth);
           break;
         case FaultKind::kMacEntryLoss:
           ops::StartMacEntryLoss(f, static_cast<uint32_t>(fs.host));
@@ -516,11 +447,12 @@ void Simulation::DispatchOps(const Event& e) {
           ops::StopSlowReceiver(f, static_cast<uint32_t>(fs.host));
           break;
         case FaultKind::kLinkDown:
-          ops::LinkUp(f, fault_port_[e.target]);
+          ops::LinkUp(f, layout_->fault_ports[e.target]);
+          SetLinkDown(layout_->fault_ports[e.target], false);
           f.Schedule(f.now + fs.convergence, EventKind::kRouteRecompute, e.target);
           break;
         case FaultKind::kPacketLoss:
-          ops::StopPacketLoss(f, fault_port_[e.target]);
+          ops::StopPacketLoss(f, layout_->fault_ports[e.target]);
           break;
         case FaultKind::kMacEntryLoss:
           ops::StopMacEntryLoss(f, static_cast<uint32_t>(fs.host));
@@ -541,7 +473,7 @@ void Simulation::DispatchOps(const Event& e) {
       f.Schedule(f.now + DeadlockPeriod(), EventKind::kDeadlockCheck, 0);
       break;
     case EventKind::kRouteRecompute:
-      RecomputeRoutes(fault_port_[e.target]);
+      RecomputeRoutes(layout_->fault_ports[e.target]);
       break;
     case EventKind::kRxDrain:
       ops::OnRxDrain(f, e.target);
@@ -557,23 +489,25 @@ void Simulation::DispatchOps(const Event& e) {
   }
 }
 
-void Simulation::SetPartition(std::vector<uint8_t> local, uint32_t partition,
-                              const std::vector<uint32_t>& node_partition, bool coordinator) {
+void Simulation::MarkCutPorts(const PartitionPlace& place) {
   Fabric& f = fabric_;
-  local_ = std::move(local);
-  coordinator_ = coordinator;
-  local_host_.assign(f.nics.size(), 0);
-  for (uint32_t h = 0; h < f.nics.size(); ++h)
-    local_host_[h] = local_[f.ports[f.nics[h].port()].node];
-  f.outbox.resize(2 * (*std::max_element(node_partition.begin(), node_partition.end()) + 1));
+  const std::vector<uint32_t>& node_part = *place.node_part;
+  f.outbox.resize(2 * place.parts);
   f.port_partition.resize(f.ports.size());
   for (PortId i = 0; i < f.ports.size(); ++i) {
-    Port& p = f.ports[i];
-    const uint32_t far = node_partition[f.ports[p.peer].node];
+    const PortLink& link = layout_->ports[i];
+    const uint32_t far = node_part[layout_->ports[link.peer].node];
     // The sending side of a cut link hands its frames over (Fabric::Launch).
-    if (local_[p.node] && far != partition) p.link_ops |= Port::kLinkCut;
+    if (local_[link.node] && far != place.partition) f.ports[i].link_ops |= Port::kLinkCut;
     f.port_partition[i] = far;
   }
+}
+
+void Simulation::SetLinkDown(PortId port, bool down) {
+  // Either end names the link (ops::LinkDown takes both down).
+  const PortId link = std::min(port, layout_->ports[port].peer);
+  std::erase(down_links_, link);
+  if (down) down_links_.push_back(link);
 }
 
 Time Simulation::NextEventTime() {

@@ -11,18 +11,13 @@
 #include <vector>
 
 #include "net/fabric.h"
+#include "net/fabric_layout.h"
 #include "ops/deadlock.h"
 #include "scenario/scenario.h"
 #include "stats/ideal_fct.h"
 #include "stats/monitor.h"
 
 namespace rocesim {
-
-// A scenario that validates as a file but cannot be built (e.g. a buffer too
-// small for its reserved and headroom carve-outs).
-struct BuildError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 struct RunStats {
   uint64_t events = 0;
@@ -36,9 +31,26 @@ struct RunStats {
   uint64_t in_network_payload_bytes = 0;
 };
 
+// Where a replica of a partitioned run stands (sim/partitioned_run.h).
+struct PartitionPlace {
+  const std::vector<uint32_t>* node_part = nullptr;  // per node: its partition
+  uint32_t partition = 0;                            // this replica's
+  uint32_t parts = 1;
+  // This replica counts the events every replica runs (flow arrivals).
+  bool coordinator = false;
+};
+
 class Simulation {
  public:
+  // The whole fabric (a serial run).
   explicit Simulation(const Scenario& scenario);
+  // One partition of a parallel run, on the layout all partitions share: it
+  // builds and runs only the nodes of `place.partition` (their ports,
+  // switches, NICs and congestion control, and the far ends of their links)
+  // and sends what its ports launch onto cut links to the partition that owns
+  // the far end (Fabric::outbox).
+  Simulation(const Scenario& scenario, std::shared_ptr<const FabricLayout> layout,
+             const PartitionPlace& place);
   ~Simulation();
 
   // progress(now, events) is called about every 64k events.
@@ -59,18 +71,8 @@ class Simulation {
   // The window length: the smallest non-zero link delay, a property of the
   // scenario alone (sim/partition.h).
   Time quantum() const { return quantum_; }
-  // This replica runs only the events of the nodes marked in `local` (one
-  // flag per node) and sends what its ports launch onto cut links to the
-  // partition that owns the far end (Fabric::outbox). `coordinator`: this
-  // replica counts the events every replica runs (flow arrivals).
-  void SetPartition(std::vector<uint8_t> local, uint32_t partition,
-                    const std::vector<uint32_t>& node_partition, bool coordinator);
   bool IsLocalNode(uint32_t node) const { return local_.empty() || local_[node] != 0; }
   bool IsLocalHost(uint32_t host) const { return local_host_.empty() || local_host_[host] != 0; }
-  // The ports of links a partitioning must not cut: those a link_down fault
-  // takes down (frames handed over in the window of the failure would
-  // otherwise still land).
-  std::vector<PortId> UncuttablePorts() const;
   // The time of the earliest pending event, or kTimeMax.
   Time NextEventTime();
   // Runs every pending event at or before `stop`.
@@ -89,28 +91,31 @@ class Simulation {
   const std::vector<CcKind>& flow_cc() const { return flow_cc_; }
   const std::vector<std::string>& flow_tags() const { return flow_tags_; }
   // Open the time-series files in `dir` (call before Run when monitors are
-  // on; a partition of a partitioned run after SetPartition).
+  // on).
   void EnableMonitors(const std::string& dir);
   // Flushes them (Run does; a partitioned run calls it for each partition).
   void FinishMonitors();
 
  private:
   void Build();
+  // Marks the sending side of every cut link (a partition).
+  void MarkCutPorts(const PartitionPlace& place);
   void BuildFlows();
   Time ComputeIdealFct(const Flow& flow) const;
   Time BaseRtt(const Flow& flow) const;
   std::vector<Hop> PathOf(uint32_t src, uint32_t dst, uint16_t sport) const;
   void Dispatch(const Event& e);
   [[gnu::noinline]] void DispatchOps(const Event& e);
-  // Faults (src/ops/): resolves link_down faults to ports; recomputes routes
-  // on the links that are up (a link_down fault's convergence).
-  void ResolveFaults();
-  // `port`: the failed link's, named in the ops log.
+  // Recomputes routes on the links that are up (a link_down fault's
+  // convergence). `port`: the failed link's, named in the ops log.
   void RecomputeRoutes(PortId port);
+  // Keeps down_links_ as ops::LinkDown / LinkUp leave the link's ports.
+  void SetLinkDown(PortId port, bool down);
   // How often the deadlock detector samples: a quarter of its threshold.
   Time DeadlockPeriod() const;
 
   Scenario scenario_;
+  std::shared_ptr<const FabricLayout> layout_;
   Fabric fabric_;
   Time quantum_ = 0;
   Time window_end_ = -1;             // the open window's last picosecond, or -1 between windows
@@ -124,11 +129,10 @@ class Simulation {
   std::vector<uint32_t> start_order_;  // flow ids by start time (the arrival cursor)
   std::vector<CcKind> flow_cc_;
   std::vector<std::string> flow_tags_;
-  // What Routing::Build needs again when links fail (link_down faults).
-  std::vector<std::vector<std::pair<uint16_t, uint32_t>>> adjacency_;
-  std::vector<uint32_t> host_nodes_;
-  std::vector<int32_t> switch_index_;
-  std::vector<PortId> fault_port_;  // per fault: the link_down's port (else 0)
+  // Links a link_down fault holds down now, by either of their ports as the
+  // fault names it (RecomputeRoutes routes around them; a partition may not
+  // hold these ports).
+  std::vector<PortId> down_links_;
 };
 
 }  // namespace rocesim

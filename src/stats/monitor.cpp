@@ -46,20 +46,25 @@ Monitor::~Monitor() {
 }
 
 void Monitor::Sample(const Fabric& f) {
-  const bool first = last_.empty();
+  const bool first = !started_;
   if (first) {
-    // Per-interval counts start from the first sample (the window may open
-    // long after the run began).
-    last_.reserve(f.ports.size());
-    last_drops_ = f.port_drops;
-    for (const Port& p : f.ports) {
+    started_ = true;
+    // The ports this monitor writes: watched, and held here (a partition's
+    // own). Per-interval counts start from the first sample (the window may
+    // open long after the run began).
+    for (PortId i = 0; i < f.ports.size(); ++i)
+      if (f.ports.Held(i) && watched_[f.ports[i].node]) sampled_.push_back(i);
+    last_.reserve(sampled_.size());
+    for (const PortId i : sampled_) {
+      const Port& p = f.ports[i];
       last_.push_back(PortSample{p.tx_bytes, p.counters});
       last_paused_.push_back(PausedSoFar(p, f.now));
+      last_drops_.push_back(f.port_drops[i]);
     }
   }
-  for (size_t i = 0; i < f.ports.size(); ++i) {
+  for (size_t k = 0; k < sampled_.size(); ++k) {
+    const PortId i = sampled_[k];
     const Port& p = f.ports[i];
-    if (!watched_[p.node]) continue;
     const bool is_switch = f.nodes[p.node].is_switch;
     if (is_switch && p.queued_frames > 0) {
       for (int q = 0; q < kNumPriorities; ++q)
@@ -72,7 +77,7 @@ void Monitor::Sample(const Fabric& f) {
       if (p.Paused(q, f.now)) mask |= 1u << q;
     const PortSample now{p.tx_bytes, p.counters};
     const PortCounters& c = now.c;
-    PortSample& last = last_[i];
+    PortSample& last = last_[k];
     const PortCounters& l = last.c;
     if (!first && (now.tx_bytes != last.tx_bytes || c.pause_sent != l.pause_sent ||
                    c.pause_received != l.pause_received || mask != 0)) {
@@ -85,8 +90,8 @@ void Monitor::Sample(const Fabric& f) {
                    static_cast<unsigned long long>(c.pause_received - l.pause_received), mask);
     }
     const Time paused = PausedSoFar(p, f.now);
-    if (!first) WriteCounters(f, p, is_switch, now, last, paused - last_paused_[i], i);
-    last_paused_[i] = paused;
+    if (!first) WriteCounters(f, p, is_switch, now, last, paused - last_paused_[k], i, k);
+    last_paused_[k] = paused;
     last = now;
   }
   if (input_queues_) SampleInputQueues(f);
@@ -113,7 +118,7 @@ Time Monitor::PausedSoFar(const Port& p, Time now) {
 }
 
 void Monitor::WriteCounters(const Fabric& f, const Port& p, bool is_switch, const PortSample& now,
-                            const PortSample& last, Time paused, size_t port) {
+                            const PortSample& last, Time paused, PortId port, size_t k) {
   const PortCounters& c = now.c;
   const PortCounters& l = last.c;
   if (now.tx_bytes == last.tx_bytes && c.pause_sent == l.pause_sent &&
@@ -127,7 +132,7 @@ void Monitor::WriteCounters(const Fabric& f, const Port& p, bool is_switch, cons
                d(c.pause_received, l.pause_received), static_cast<long long>(paused),
                d(c.ecn_marks, l.ecn_marks), d(c.cnps_sent, l.cnps_sent),
                d(c.cnps_received, l.cnps_received), d(c.drops, l.drops));
-  Fabric::DropsByCause& last_drops = last_drops_[port];
+  Fabric::DropsByCause& last_drops = last_drops_[k];
   for (size_t i = 0; i < last_drops.size(); ++i) {
     std::fprintf(counters_, ",%llu", d(f.port_drops[port][i], last_drops[i]));
     last_drops[i] = f.port_drops[port][i];

@@ -65,7 +65,7 @@ class Monitor {
     PortCounters c;
   };
   void WriteCounters(const Fabric& f, const Port& p, bool is_switch, const PortSample& now,
-                     const PortSample& last, Time paused, size_t port);
+                     const PortSample& last, Time paused, PortId port, size_t k);
   static Time PausedSoFar(const Port& p, Time now);
 
   std::FILE* queues_ = nullptr;
@@ -73,6 +73,9 @@ class Monitor {
   std::FILE* rates_ = nullptr;
   std::FILE* counters_ = nullptr;
   std::FILE* input_queues_ = nullptr;  // CIOQ fabrics only
+  bool started_ = false;               // the first sample was taken
+  // Per sampled port (sampled_[k]): the previous sample's values.
+  std::vector<PortId> sampled_;
   std::vector<PortSample> last_;
   std::vector<Time> last_paused_;
   std::vector<std::array<uint64_t, static_cast<size_t>(DropCause::kCount)>> last_drops_;

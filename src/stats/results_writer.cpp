@@ -105,7 +105,7 @@ nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
                        {"dropped_payload_bytes", c.dropped_payload_bytes},
                        {"in_network_payload_bytes", in_network_payload}};
   // ---- traffic: per entry, offered bytes and realised load (workload/generators.h) ----
-  j["traffic"] = TrafficSummaryJson(sim.scenario(), HostLinkRates(f));
+  j["traffic"] = TrafficSummaryJson(sim.scenario(), HostLinkRates(*f.layout));
   j["events"] = stats.events;
   j["sim_seconds"] = ToSeconds(stats.end_time);
   j["all_flows_done"] = stats.all_flows_done;

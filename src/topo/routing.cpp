@@ -17,51 +17,54 @@ void Routing::Build(const std::vector<std::vector<std::pair<uint16_t, uint32_t>>
                     const std::vector<uint32_t>& host_nodes,
                     const std::vector<int32_t>& switch_index, uint64_t salt) {
   const size_t n = adjacency.size();
-  num_hosts_ = static_cast<uint32_t>(host_nodes.size());
-  switch_index_ = switch_index;
+  auto tables = std::make_shared<Tables>();
+  Tables& t = *tables;
+  const auto num_hosts = static_cast<uint32_t>(host_nodes.size());
+  t.switch_index = switch_index;
   size_t num_switches = 0;
   for (int32_t s : switch_index)
     if (s >= 0) ++num_switches;
-  salt_.resize(num_switches);
+  t.salt.resize(num_switches);
   for (size_t node = 0; node < n; ++node)
     if (switch_index[node] >= 0)
-      salt_[switch_index[node]] = Mix(salt ^ (node * 0x9E3779B97F4A7C15ULL));
+      t.salt[switch_index[node]] = Mix(salt ^ (node * 0x9E3779B97F4A7C15ULL));
 
   // Each host hangs off one switch port (its edge); hosts of one edge share
   // their routes everywhere else.
   std::vector<uint32_t> group_node;  // edge switch node per group
   std::map<uint32_t, uint32_t> group_of_node;
-  hosts_.assign(num_hosts_, HostRoute{});
-  for (uint32_t h = 0; h < num_hosts_; ++h) {
+  t.hosts.assign(num_hosts, HostRoute{});
+  for (uint32_t h = 0; h < num_hosts; ++h) {
     const auto& links = adjacency[host_nodes[h]];
     const bool attached = links.size() == 1 && switch_index[links[0].second] >= 0;
     if (!attached) {
       // Down (its link failed), or not cabled to a switch: nothing reaches it.
-      const uint32_t other = host_nodes[h == 0 && num_hosts_ > 1 ? 1 : 0];
+      const uint32_t other = host_nodes[h == 0 && num_hosts > 1 ? 1 : 0];
       throw std::runtime_error("topology: host node " + std::to_string(other) +
                                " cannot reach host node " + std::to_string(host_nodes[h]));
     }
     const uint32_t edge = links[0].second;
     for (auto [port, v] : adjacency[edge])
       if (v == host_nodes[h]) {
-        hosts_[h].port = port;
+        t.hosts[h].port = port;
         break;
       }
     auto [it, fresh] = group_of_node.try_emplace(edge, static_cast<uint32_t>(group_node.size()));
     if (fresh) group_node.push_back(edge);
-    hosts_[h].group = it->second;
+    t.hosts[h].group = it->second;
   }
-  num_groups_ = static_cast<uint32_t>(group_node.size());
-  group_switch_.resize(num_groups_);
-  for (uint32_t g = 0; g < num_groups_; ++g)
-    group_switch_[g] = static_cast<uint32_t>(switch_index[group_node[g]]);
-  table_.assign(num_switches * num_groups_, Entry{0, 0});
+  const auto num_groups = static_cast<uint32_t>(group_node.size());
+  t.num_groups = num_groups;
+  t.group_switch.resize(num_groups);
+  for (uint32_t g = 0; g < num_groups; ++g)
+    t.group_switch[g] = static_cast<uint32_t>(switch_index[group_node[g]]);
+  t.table.assign(num_switches * num_groups, Entry{0, 0});
 
   std::map<std::vector<uint16_t>, uint32_t> dedup;
   std::vector<int32_t> dist(n);
   std::vector<uint32_t> frontier;
   std::vector<uint16_t> set;
-  for (uint32_t g = 0; g < num_groups_; ++g) {
+  for (uint32_t g = 0; g < num_groups; ++g) {
     const uint32_t edge = group_node[g];
     std::fill(dist.begin(), dist.end(), -1);
     frontier.assign(1, edge);
@@ -81,7 +84,7 @@ void Routing::Build(const std::vector<std::vector<std::pair<uint16_t, uint32_t>>
     for (uint32_t other : host_nodes)
       if (dist[other] < 0) {
         uint32_t target = 0;
-        while (hosts_[target].group != g) ++target;
+        while (t.hosts[target].group != g) ++target;
         throw std::runtime_error("topology: host node " + std::to_string(other) +
                                  " cannot reach host node " + std::to_string(host_nodes[target]));
       }
@@ -98,14 +101,21 @@ void Routing::Build(const std::vector<std::vector<std::pair<uint16_t, uint32_t>>
         throw std::runtime_error("topology: switch node " + std::to_string(node) + " has " +
                                  std::to_string(set.size()) +
                                  " equal-cost ports towards one destination (at most 255)");
-      auto [it, fresh] = dedup.try_emplace(set, static_cast<uint32_t>(port_sets_.size()));
-      if (fresh) port_sets_.insert(port_sets_.end(), set.begin(), set.end());
-      if (port_sets_.size() >= (1u << 24))
+      auto [it, fresh] = dedup.try_emplace(set, static_cast<uint32_t>(t.port_sets.size()));
+      if (fresh) t.port_sets.insert(t.port_sets.end(), set.begin(), set.end());
+      if (t.port_sets.size() >= (1u << 24))
         throw std::runtime_error("topology: too many distinct next-hop sets");
-      table_[static_cast<size_t>(s) * num_groups_ + g] =
+      t.table[static_cast<size_t>(s) * num_groups + g] =
           Entry{it->second, static_cast<uint32_t>(set.size())};
     }
   }
+  tables_ = std::move(tables);
+  num_groups_ = t.num_groups;
+  hosts_ = t.hosts.data();
+  group_switch_ = t.group_switch.data();
+  table_ = t.table.data();
+  port_sets_ = t.port_sets.data();
+  salt_ = t.salt.data();
 }
 
 uint64_t Routing::FlowKey(uint32_t src, uint32_t dst, uint16_t sport) {

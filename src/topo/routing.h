@@ -9,9 +9,15 @@
 // hash of its five-tuple (src IP, dst IP, UDP sport, UDP dport 4791, UDP) and
 // the switch's own salt, so one QP keeps one path and switches do not all
 // make the same choice (no polarisation).
+//
+// The tables are immutable once built and shared by copies of a Routing: the
+// partitions of a parallel run (sim/partitioned_run.h) all forward by one
+// set, and a partition that recomputes routes (a link_down fault) builds its
+// own new set.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -56,13 +62,15 @@ class Routing {
   // Switch `sw`'s ECMP hash salt.
   uint64_t Salt(uint32_t sw) const { return salt_[sw]; }
   // The switch index of switch node `node` (what SelectByKey takes).
-  uint32_t SwitchIndex(uint32_t node) const { return static_cast<uint32_t>(switch_index_[node]); }
+  uint32_t SwitchIndex(uint32_t node) const {
+    return static_cast<uint32_t>(tables_->switch_index[node]);
+  }
   // Every local port on a shortest path from switch `sw` to host `dst`.
   std::span<const uint16_t> NextHops(uint32_t sw, uint32_t dst) const {
     const HostRoute& host = hosts_[dst];
     if (group_switch_[host.group] == sw) return {&host.port, 1};
     const Entry& e = table_[static_cast<size_t>(sw) * num_groups_ + host.group];
-    return {port_sets_.data() + e.offset, e.count};
+    return {port_sets_ + e.offset, e.count};
   }
   // Local port index chosen at switch `sw` for a flow's five-tuple.
   uint16_t SelectLocal(uint32_t sw, uint32_t src, uint32_t dst, uint16_t sport) const {
@@ -90,14 +98,24 @@ class Routing {
     uint32_t group = 0;
     uint16_t port = 0;
   };
-  uint32_t num_hosts_ = 0;
-  uint32_t num_groups_ = 0;             // edge switches with hosts
-  std::vector<int32_t> switch_index_;   // node -> switch index, -1 for hosts
-  std::vector<HostRoute> hosts_;        // by host
-  std::vector<uint32_t> group_switch_;  // group -> switch index of the edge
-  std::vector<Entry> table_;            // [switch * num_groups + group], not for the edge
-  std::vector<uint16_t> port_sets_;     // concatenated local port lists
-  std::vector<uint64_t> salt_;          // per switch
+  // What Build computes; copies of this Routing share it.
+  struct Tables {
+    uint32_t num_groups = 0;             // edge switches with hosts
+    std::vector<int32_t> switch_index;   // node -> switch index, -1 for hosts
+    std::vector<HostRoute> hosts;        // by host
+    std::vector<uint32_t> group_switch;  // group -> switch index of the edge
+    std::vector<Entry> table;            // [switch * num_groups + group], not for the edge
+    std::vector<uint16_t> port_sets;     // concatenated local port lists
+    std::vector<uint64_t> salt;          // per switch
+  };
+  std::shared_ptr<const Tables> tables_;
+  // Tables' arrays, cached: a hop reads them without going through tables_.
+  uint32_t num_groups_ = 0;
+  const HostRoute* hosts_ = nullptr;
+  const uint32_t* group_switch_ = nullptr;
+  const Entry* table_ = nullptr;
+  const uint16_t* port_sets_ = nullptr;
+  const uint64_t* salt_ = nullptr;
 };
 
 }  // namespace rocesim

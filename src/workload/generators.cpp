@@ -7,7 +7,7 @@
 #include <stdexcept>
 
 #include "core/rng.h"
-#include "net/fabric.h"
+#include "net/fabric_layout.h"
 #include "workload/flow_size_cdf.h"
 
 namespace rocesim {
@@ -89,10 +89,11 @@ uint64_t TrafficStream(size_t index) {
   return 0x7AFF1C0000000000ULL + index;
 }
 
-std::vector<int64_t> HostLinkRates(const Fabric& fabric) {
+std::vector<int64_t> HostLinkRates(const FabricLayout& layout) {
   std::vector<int64_t> rates;
-  rates.reserve(fabric.nics.size());
-  for (const Nic& nic : fabric.nics) rates.push_back(fabric.ports[nic.port()].rate_bps);
+  rates.reserve(layout.host_nodes.size());
+  for (uint32_t h = 0; h < layout.host_nodes.size(); ++h)
+    rates.push_back(layout.ports[layout.HostPort(h)].rate_bps);
   return rates;
 }
 

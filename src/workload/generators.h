@@ -31,14 +31,14 @@
 
 namespace rocesim {
 
-struct Fabric;
+struct FabricLayout;
 
 // The Rng stream of traffic entry `index` (core/rng.h; disjoint from the
 // switches' ECN streams).
 uint64_t TrafficStream(size_t index);
 
 // Every host's link rate in bits per second, indexed by host id.
-std::vector<int64_t> HostLinkRates(const Fabric& fabric);
+std::vector<int64_t> HostLinkRates(const FabricLayout& layout);
 
 // The flows of traffic entry `index`, sorted by start time (stable).
 // `host_rate_bps` has one entry per host of the topology; `mtu_bytes` is the

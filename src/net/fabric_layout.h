@@ -1,0 +1,86 @@
+// The fabric's structure, computed once from the scenario and never changed:
+// its nodes, every port's link (who is at the other end, rate, delay, error
+// rate), the adjacency that routing searches, the ECMP tables of the intact
+// fabric, and the ports that faults name. A serial run builds its Fabric's
+// ports from it; the partitions of a parallel run (sim/partitioned_run.h)
+// share one read-only copy and each builds only the ports it holds, while
+// the partitioner (sim/partition.h) cuts the layout before any partition is
+// built. Anything that needs a port it may not hold (a flow's path for its
+// ideal FCT, a host's link rate) reads the layout instead.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "core/time.h"
+#include "scenario/scenario.h"
+#include "topo/routing.h"
+
+namespace rocesim {
+
+using PortId = uint32_t;
+
+// A scenario that validates as a file but cannot be built (e.g. a buffer too
+// small for its reserved and headroom carve-outs).
+struct BuildError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Which model handles a node's frames.
+enum class NodeKind : uint8_t {
+  kHost,          // Fabric::nics
+  kSharedBuffer,  // Fabric::switches (net/switch.h)
+  kCioq,          // Fabric::cioq_switches (net/cioq_switch.h, seed 002 §4.1)
+};
+
+struct Node {
+  bool is_switch = false;  // either switch kind (routing, faults, monitors)
+  NodeKind kind = NodeKind::kHost;
+  // Into the vector of its kind. Every switch of a fabric has the same
+  // architecture, so a switch's index is also its switch index in Routing.
+  uint32_t index = 0;
+  PortId first_port = 0;
+  uint16_t num_ports = 0;
+};
+
+// One side of a link, as cabled.
+struct PortLink {
+  uint32_t node = 0;   // owning node
+  PortId peer = 0;     // the port at the other end
+  uint16_t local = 0;  // index among the owning node's ports
+  int64_t rate_bps = 0;
+  Time delay = 0;
+  double error_rate = 0;  // probability a frame sent on it is lost
+};
+
+struct FabricLayout {
+  std::vector<Node> nodes;
+  std::vector<PortLink> ports;        // by PortId: each node's ports contiguous, in link order
+  std::vector<uint32_t> host_nodes;   // host id -> node id
+  std::vector<int32_t> switch_index;  // node -> switch index, -1 for hosts
+  uint32_t num_switches = 0;
+  // adjacency[node]: (local port, neighbour node), what Routing::Build searches.
+  std::vector<std::vector<std::pair<uint16_t, uint32_t>>> adjacency;
+  Routing routing;                  // every link up
+  std::vector<PortId> fault_ports;  // per fault: its link's port (link_down, packet_loss), else 0
+  // The window of the canonical synchronisation scheme (sim/partition.h).
+  Time quantum = 0;
+
+  // The port a host's NIC sends on.
+  PortId HostPort(uint32_t host) const { return nodes[host_nodes[host]].first_port; }
+  uint32_t PeerNode(PortId port) const { return ports[ports[port].peer].node; }
+  // The ports of links a partitioning must not cut: those a link_down fault
+  // takes down (frames handed over in the window of the failure would
+  // otherwise still land).
+  std::vector<PortId> UncuttablePorts(const Scenario& scenario) const;
+};
+
+// Lays out `scenario`'s fabric. Throws BuildError for a topology rocesim
+// cannot model (a multi-homed host, too many ports) or a fault that names a
+// node or link the topology lacks.
+std::shared_ptr<const FabricLayout> LayoutFabric(const Scenario& scenario);
+
+}  // namespace rocesim
