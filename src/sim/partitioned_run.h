@@ -1,10 +1,10 @@
 // One simulation across cores: a partitioned, conservatively synchronised
 // run whose results are byte-identical to the serial run's (DESIGN.md §5).
 //
-// Each partition (sim/partition.h) is a replica of the whole Simulation built
-// from the same scenario that runs only its own nodes' events
-// (Simulation's partition constructor). Frames launched onto cut links are handed over
-// (net/cross_link.cpp). Partitions run in windows of Simulation::quantum()
+// Each partition (sim/partition.h) is a Simulation built from the same
+// scenario on the shared layout (net/fabric_layout.h) that holds and runs
+// only its own nodes (Simulation's partition constructor). Frames launched
+// onto cut links are handed over (net/cross_link.cpp). Partitions run in windows of Simulation::quantum()
 // picoseconds, each opened at the earliest event pending anywhere (so empty
 // stretches are skipped): every partition runs its events of the window, the
 // partitions exchange the frames that crossed cut links, agree on the next
@@ -15,7 +15,7 @@
 //
 // Threads exchange through shared memory: each partition writes its frames
 // into one outbox per destination, and a barrier separates writing from
-// reading. Ranks of an MPI job (sim/mpi_exchange.h) each run one or more of
+// reading. Ranks of an MPI job (apps/mpi_rank_exchange.h) each run one or more of
 // these thread partitions and exchange between ranks at the same barriers.
 //
 // What each partition holds: its own nodes' ports (and the far ends of
@@ -42,7 +42,7 @@
 
 namespace rocesim {
 
-// Between ranks of an MPI job (sim/mpi_exchange.h); null for a run on one machine.
+// Between ranks of an MPI job (apps/mpi_rank_exchange.h); null for a run on one machine.
 class RankExchange;
 
 class PartitionedRun {
