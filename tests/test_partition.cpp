@@ -81,7 +81,7 @@ TEST(Partition, OnePartitionCutsNothing) {
 // A partition holds its own nodes' ports and the far ends of their links,
 // nothing else: a quarter of a k=8 fat tree holds a little over a quarter of
 // its ports (the cut links' far ends), and congestion control only for the
-// flows its hosts send.
+// flows its hosts send, and NICs only for its own hosts.
 TEST(Partition, APartitionHoldsItsOwnPortsOnly) {
   const Scenario scenario = ParseScenarioText(
       "name: p\nduration: 1ms\ntopology: {type: fat_tree, k: 8}\nhost: {cc: dcqcn}\n"
@@ -105,6 +105,9 @@ TEST(Partition, APartitionHoldsItsOwnPortsOnly) {
   EXPECT_LT(held * 3, f.ports.size());
   for (const Flow& fl : f.flows)
     EXPECT_EQ(f.cc[fl.id] != nullptr, cut.node_part[layout->host_nodes[fl.src]] == 1);
+  // A pod cut keeps hosts with their edge switch: the NICs held are its own.
+  for (uint32_t h = 0; h < f.nics.size(); ++h)
+    EXPECT_EQ(f.nics.Held(h), cut.node_part[layout->host_nodes[h]] == 1) << "host " << h;
 }
 
 TEST(Partition, TheSameCutEveryTime) {

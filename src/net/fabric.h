@@ -78,7 +78,7 @@ struct Fabric {
   HeldArray<Port> ports;
   std::vector<Switch> switches;           // switch.architecture: shared_buffer
   std::vector<CioqSwitch> cioq_switches;  // switch.architecture: cioq
-  std::vector<Nic> nics;                  // one per host; host id = index
+  HeldArray<Nic> nics;  // one per host; host id = index; a partition holds those of its held ports
   std::vector<Flow> flows;
   // Congestion control per flow (null: line rate, PFC only).
   std::vector<std::unique_ptr<CongestionControl>> cc;

@@ -17,12 +17,16 @@ Switch& TorOf(Fabric& f, uint32_t host) {
 }
 }  // namespace
 
+// A partition that does not hold the host's NIC still updates its ToR (if
+// it runs it) and the other NICs' filters.
 void StartMacEntryLoss(Fabric& f, uint32_t host) {
-  Nic& nic = f.nics[host];
-  if (nic.fault.dead) return;
-  nic.fault.dead = true;
-  nic.fault.UpdateIntercept();
-  if (f.ports.Held(nic.port())) f.ports[nic.port()].tx_hold = true;
+  if (f.nics.Held(host)) {
+    Nic& nic = f.nics[host];
+    if (nic.fault.dead) return;
+    nic.fault.dead = true;
+    nic.fault.UpdateIntercept();
+    f.ports[nic.port()].tx_hold = true;
+  }
   for (Nic& other : f.nics) {
     other.fault.mac_filter = true;
     other.fault.UpdateIntercept();
@@ -33,17 +37,20 @@ void StartMacEntryLoss(Fabric& f, uint32_t host) {
 }
 
 void StopMacEntryLoss(Fabric& f, uint32_t host) {
-  Nic& nic = f.nics[host];
-  if (!nic.fault.dead) return;
-  nic.fault.dead = false;
-  nic.fault.UpdateIntercept();
+  if (f.nics.Held(host)) {
+    Nic& nic = f.nics[host];
+    if (!nic.fault.dead) return;
+    nic.fault.dead = false;
+    nic.fault.UpdateIntercept();
+  }
   TorOf(f, host).SetMacEntryMissing(host, false);
   const PortLink& tor_port = TorPort(f, host);
   f.ops.Add(f.now, tor_port.node, tor_port.local, 0, "mac_entry_loss_end");
-  if (!f.ports.Held(nic.port())) return;
-  Port& p = f.ports[nic.port()];
+  if (!f.nics.Held(host)) return;
+  const PortId port = f.nics[host].port();
+  Port& p = f.ports[port];
   p.tx_hold = p.link_down;
-  f.KickPort(nic.port());  // whatever the server had to send goes now
+  f.KickPort(port);  // whatever the server had to send goes now
 }
 
 }  // namespace rocesim::ops

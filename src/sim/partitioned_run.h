@@ -20,7 +20,8 @@
 //
 // What each partition holds: its own nodes' ports (and the far ends of
 // their links, where frames from other partitions land), its switches' MMU
-// and queue state, its hosts' congestion control, its frames and events
+// and queue state, the NICs of the hosts whose ports it holds, its
+// senders' congestion control, its frames and events
 // (core/held_array.h: the ports it does not hold take no memory). Shared
 // read-only by the threads of one machine (each MPI rank has its own copy):
 // the fabric's layout (net/fabric_layout.h: nodes, links, adjacency) and the
@@ -28,8 +29,7 @@
 // gives each partition a private copy from then on, as every partition
 // recomputes at the same simulated instant. Replicated in every partition:
 // the flow table (every partition's flow arrival cursor walks it, and its
-// switches forward by each flow's route) and the NIC objects (160 bytes per
-// host, their fault state read fabric-wide).
+// switches forward by each flow's route) and the node table.
 #pragma once
 
 #include <cstdint>

@@ -173,8 +173,11 @@ void Simulation::Build() {
           "carve-outs need {} bytes",
           sw.buffer_bytes, n, sw.buffer_bytes - s.mmu().SharedPoolBytes()));
   }
-  f.nics.resize(l.host_nodes.size());
-  for (uint32_t h = 0; h < l.host_nodes.size(); ++h) f.nics[h].Init(h, l.HostPort(h), host);
+  // NICs: those of hosts whose port this replica holds (its own, and a
+  // host across a cut link from one of its switches).
+  f.nics.Reset(l.host_nodes.size());
+  for (uint32_t h = 0; h < l.host_nodes.size(); ++h)
+    if (f.ports.Held(l.HostPort(h))) f.nics.Hold(h).Init(h, l.HostPort(h), host);
 
   // Faults (src/ops/) as events.
   if (scenario_.monitors.deadlock.enabled)
