@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "cc/congestion_control.h"
@@ -72,7 +73,7 @@ struct Fabric {
   // intact fabric's routes, fault ports); read a port's link here when this
   // replica may not hold the port.
   std::shared_ptr<const FabricLayout> layout;
-  std::vector<Node> nodes;
+  std::span<const Node> nodes;  // layout->nodes
   // Every port of the fabric by id; a partition of a parallel run holds only
   // its nodes' ports and the far ends of their links (core/held_array.h).
   HeldArray<Port> ports;

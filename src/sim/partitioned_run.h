@@ -29,7 +29,8 @@
 // gives each partition a private copy from then on, as every partition
 // recomputes at the same simulated instant. Replicated in every partition:
 // the flow table (every partition's flow arrival cursor walks it, and its
-// switches forward by each flow's route) and the node table.
+// switches forward by each flow's route) and per-port bookkeeping (held
+// flags, the partition at each port's far end).
 #pragma once
 
 #include <cstdint>

@@ -14,7 +14,6 @@
 #include "ops/nic_pause_storm.h"
 #include "ops/slow_receiver.h"
 #include "ops/watchdog.h"
-#include "sim/partition.h"
 #include "sim/run_clock.h"
 #include "topo/topology.h"
 #include "workload/generators.h"
@@ -92,9 +91,8 @@ void Simulation::Build() {
   const HostConfig& host = scenario_.host;
   Fabric& f = fabric_;
   f.layout = layout_;
-  f.nodes = l.nodes;
+  f.nodes = l.nodes;      // a view: the layout outlives the fabric
   f.routing = l.routing;  // shares the layout's tables until a link_down recomputes them
-  quantum_ = l.quantum;
 
   // The ports this replica holds: its nodes' ports, and the far end of each
   // of their links (a frame crossing a cut link lands from that port's wire).
@@ -529,7 +527,7 @@ bool Simulation::Advance(Time until, const ProgressFn& progress) {
         f.now = std::max(f.now, until);
         return true;
       }
-      window_end_ = start + (quantum_ - 1);
+      window_end_ = start + (quantum() - 1);
     }
     const Time stop = std::min(window_end_, until);
     RunEvents(stop, progress);

@@ -69,8 +69,8 @@ class Simulation {
 
   // --- The partitioned run's view (sim/partitioned_run.h) ---
   // The window length: the smallest non-zero link delay, a property of the
-  // scenario alone (sim/partition.h).
-  Time quantum() const { return quantum_; }
+  // scenario alone (FabricLayout::quantum).
+  Time quantum() const { return layout_->quantum; }
   bool IsLocalNode(uint32_t node) const { return local_.empty() || local_[node] != 0; }
   bool IsLocalHost(uint32_t host) const { return local_host_.empty() || local_host_[host] != 0; }
   // The time of the earliest pending event, or kTimeMax.
@@ -117,7 +117,6 @@ class Simulation {
   Scenario scenario_;
   std::shared_ptr<const FabricLayout> layout_;
   Fabric fabric_;
-  Time quantum_ = 0;
   Time window_end_ = -1;             // the open window's last picosecond, or -1 between windows
   std::vector<uint8_t> local_;       // per node: this replica runs it (empty: all)
   std::vector<uint8_t> local_host_;  // per host, the same
