@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "sim/partition.h"
+#include "sim/partition_load.h"
 #include "tests/sim_test_support.h"
 
 namespace rocesim {
@@ -108,6 +109,80 @@ TEST(Partition, APartitionHoldsItsOwnPortsOnly) {
   // A pod cut keeps hosts with their edge switch: the NICs held are its own.
   for (uint32_t h = 0; h < f.nics.size(); ++h)
     EXPECT_EQ(f.nics.Held(h), cut.node_part[layout->host_nodes[h]] == 1) << "host " << h;
+}
+
+// A flow's data frames count once at every node on its path: its two hosts
+// and each switch between them (sim/partition_load.h).
+TEST(PartitionLoad, CountsEachDataFrameAtEveryNodeOnItsPath) {
+  const Scenario scenario = ParseScenarioText(
+      "name: p\nduration: 1ms\n"
+      "topology: {type: fat_tree, k: 4}\n"
+      "host: {mtu: 1000B}\n"
+      "traffic:\n  - type: flows\n"
+      "    flows: [{src: 0, dst: 15, size: 10000B}, {src: 2, dst: 3, size: 2500B}]\n",
+      "p.yaml", "", {}, std::nullopt);
+  const Simulation sim(scenario);
+  const FabricLayout& l = *sim.fabric().layout;
+  const std::vector<uint64_t> load = EstimateNodeLoad(l, scenario);
+  ASSERT_EQ(load.size(), l.nodes.size());
+  // 0 -> 15 crosses pods: edge, aggregation, core, aggregation, edge (10
+  // frames each); 2 -> 3 share an edge switch (3 frames).
+  EXPECT_EQ(load[l.host_nodes[0]], 10u);
+  EXPECT_EQ(load[l.host_nodes[15]], 10u);
+  EXPECT_EQ(load[l.host_nodes[2]], 3u);
+  EXPECT_EQ(load[l.host_nodes[3]], 3u);
+  uint64_t switches = 0, total = 0;
+  for (size_t n = 0; n < l.nodes.size(); ++n) {
+    total += load[n];
+    if (l.nodes[n].is_switch) switches += load[n];
+  }
+  EXPECT_EQ(switches, 5u * 10 + 3);
+  EXPECT_EQ(total, 7u * 10 + 3 * 3);
+}
+
+// Which pod goes where does not change a fat tree's cut, so the pods are
+// dealt by load: two busy pods land in different partitions (a plain split
+// by number would put pods 0 and 1 together), each partition still with
+// half the hosts and switches.
+TEST(Partition, BusyPodsAreSpreadOverPartitions) {
+  const Scenario scenario = ParseScenarioText(
+      "name: p\nduration: 1ms\n"
+      "topology: {type: fat_tree, k: 4}\n"
+      "traffic:\n  - type: flows\n"
+      "    flows: [{src: 0, dst: 1, size: 10MB}, {src: 4, dst: 5, size: 10MB},\n"
+      "            {src: 8, dst: 12, size: 1MB}]\n",
+      "p.yaml", "", {}, std::nullopt);
+  const Simulation sim(scenario);
+  const FabricLayout& l = *sim.fabric().layout;
+  const Partitioning p = PartitionFabric(l, scenario, 2);
+  EXPECT_EQ(p.by, "pods / leaf groups");
+  EXPECT_NE(p.node_part[l.host_nodes[0]], p.node_part[l.host_nodes[4]]);
+  EXPECT_EQ(p.sizes[0].hosts, p.sizes[1].hosts);
+  EXPECT_EQ(p.sizes[0].switches, p.sizes[1].switches);
+  EXPECT_EQ(p.cut_links, 8u);  // 4 pods x 4 core uplinks x the half to the other partition
+  // The two 10 MB flows weigh the same: the loads differ by less than the
+  // 1 MB flow's frames (a tenth of the total).
+  const auto diff = static_cast<int64_t>(p.sizes[0].load) - static_cast<int64_t>(p.sizes[1].load);
+  EXPECT_LE(std::abs(diff), static_cast<int64_t>(p.sizes[0].load + p.sizes[1].load) / 10);
+  EXPECT_NE(p.Describe(sim.quantum()).find("% of frames"), std::string::npos);
+}
+
+// METIS (any topology that is not cut by structure) balances frames as well
+// as ports: two busy leaves go to different partitions.
+TEST(Partition, MetisBalancesFramesToo) {
+  const Scenario scenario = ParseScenarioText(
+      "name: p\nduration: 1ms\n"
+      "topology: {type: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 2,\n"
+      "           host_link: {rate: 100Gbps, delay: 0us}, fabric_link: {rate: 100Gbps, delay: 2us}}\n"
+      "traffic:\n  - type: flows\n"
+      "    flows: [{src: 0, dst: 1, size: 10MB}, {src: 2, dst: 3, size: 10MB}]\n",
+      "p.yaml", "", {}, std::nullopt);
+  const Simulation sim(scenario);
+  const FabricLayout& l = *sim.fabric().layout;
+  const Partitioning p = PartitionFabric(l, scenario, 2);
+  EXPECT_EQ(p.by, "METIS");
+  EXPECT_NE(p.node_part[l.host_nodes[0]], p.node_part[l.host_nodes[2]]) << p.Describe(1);
+  EXPECT_EQ(p.sizes[0].load, p.sizes[1].load) << p.Describe(1);
 }
 
 TEST(Partition, TheSameCutEveryTime) {

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "net/fabric_layout.h"
+#include "sim/partition_load.h"
 
 namespace rocesim {
 
@@ -25,6 +26,35 @@ struct Components {
     if (a != b) parent[std::max(a, b)] = std::min(a, b);
   }
 };
+// Deals `items` (their loads given) over the partitions, as many to each as
+// an even split gives (partition p gets items [p n / parts, (p + 1) n /
+// parts) of a plain split), heaviest first, each to the partition with
+// the least load (`part_load`, updated) that still has room: equal counts,
+// loads as even as a greedy deal makes them. Ties go to the lower index, so
+// every rank of an MPI job deals the same way.
+std::vector<uint32_t> DealByLoad(const std::vector<uint64_t>& items,
+                                 std::vector<uint64_t>* part_load) {
+  const auto n = static_cast<uint32_t>(items.size());
+  const auto parts = static_cast<uint32_t>(part_load->size());
+  std::vector<uint32_t> room(parts);
+  for (uint32_t p = 0; p < parts; ++p)
+    room[p] = static_cast<uint32_t>(uint64_t{p + 1} * n / parts - uint64_t{p} * n / parts);
+  std::vector<uint32_t> order(n);
+  std::iota(order.begin(), order.end(), 0u);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](uint32_t a, uint32_t b) { return items[a] > items[b]; });
+  std::vector<uint32_t> out(n);
+  for (const uint32_t i : order) {
+    uint32_t best = parts;
+    for (uint32_t p = 0; p < parts; ++p)
+      if (room[p] > 0 && (best == parts || (*part_load)[p] < (*part_load)[best])) best = p;
+    out[i] = best;
+    --room[best];
+    (*part_load)[best] += items[i];
+  }
+  return out;
+}
+
 // Generated fat trees and leaf-spines are cut by their structure: whole pods
 // (a pod's hosts, edge and aggregation switches) or whole leaf groups (a
 // leaf and its hosts), spread evenly over the partitions, with the core
@@ -35,7 +65,7 @@ struct Components {
 // or a link that must not be cut: METIS cuts around it). Node numbering as
 // topo/topology.cpp builds it.
 std::vector<uint32_t> StructuralCut(const FabricLayout& f, const Scenario& scenario,
-                                    uint32_t parts) {
+                                    uint32_t parts, const std::vector<uint64_t>& load) {
   const TopologyConfig& t = scenario.topology;
   std::vector<uint32_t> part(f.nodes.size());
   // groups: pods or leaves; per group its hosts, then one or two switch
@@ -60,20 +90,35 @@ std::vector<uint32_t> StructuralCut(const FabricLayout& f, const Scenario& scena
   if (groups < parts || top < parts ||
       f.nodes.size() != groups * (hosts_per_group + layers * switches_per_group) + top)
     return {};
-  auto of_group = [&](uint32_t g) { return static_cast<uint32_t>(uint64_t{g} * parts / groups); };
+  // Which group sits where does not change the cut (every group links to
+  // every top switch the same way), so groups, and then top switches, go
+  // where the work is least (DealByLoad).
+  std::vector<uint64_t> group_load(groups, 0);
   uint32_t n = 0;
   for (uint32_t g = 0; g < groups; ++g)
-    for (uint32_t h = 0; h < hosts_per_group; ++h) part[n++] = of_group(g);
+    for (uint32_t h = 0; h < hosts_per_group; ++h) group_load[g] += load[n++];
   for (uint32_t l = 0; l < layers; ++l)
     for (uint32_t g = 0; g < groups; ++g)
-      for (uint32_t i = 0; i < switches_per_group; ++i) part[n++] = of_group(g);
-  for (uint32_t c = 0; c < top; ++c) part[n++] = static_cast<uint32_t>(uint64_t{c} * parts / top);
+      for (uint32_t i = 0; i < switches_per_group; ++i) group_load[g] += load[n++];
+  const std::vector<uint64_t> top_load(load.begin() + n, load.end());
+  std::vector<uint64_t> part_load(parts, 0);
+  const std::vector<uint32_t> group_part = DealByLoad(group_load, &part_load);
+  const std::vector<uint32_t> top_part = DealByLoad(top_load, &part_load);
+  n = 0;
+  for (uint32_t g = 0; g < groups; ++g)
+    for (uint32_t h = 0; h < hosts_per_group; ++h) part[n++] = group_part[g];
+  for (uint32_t l = 0; l < layers; ++l)
+    for (uint32_t g = 0; g < groups; ++g)
+      for (uint32_t i = 0; i < switches_per_group; ++i) part[n++] = group_part[g];
+  for (uint32_t c = 0; c < top; ++c) part[n++] = top_part[c];
   return part;
 }
 }  // namespace
 
 Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, uint32_t parts) {
   const std::vector<PortId> uncuttable = f.UncuttablePorts(scenario);
+  const std::vector<uint64_t> load =
+      parts > 1 ? EstimateNodeLoad(f, scenario) : std::vector<uint64_t>(f.nodes.size(), 0);
   Partitioning out;
   out.parts = parts;
   const auto n = static_cast<uint32_t>(f.nodes.size());
@@ -82,7 +127,7 @@ Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, ui
   if (parts > 1 && uncuttable.empty() &&
       std::none_of(f.ports.begin(), f.ports.end(),
                    [](const PortLink& p) { return p.delay == 0; })) {
-    if (std::vector<uint32_t> part = StructuralCut(f, scenario, parts); !part.empty()) {
+    if (std::vector<uint32_t> part = StructuralCut(f, scenario, parts, load); !part.empty()) {
       out.node_part = std::move(part);
       cut_by_structure = true;
     }
@@ -111,11 +156,21 @@ Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, ui
           fmt::format("cannot cut the fabric into {} partitions: it has {} separable parts{}",
                       parts, vertices, zero));
     }
-    std::vector<idx_t> weight(static_cast<size_t>(vertices), 0);
+    // Two balance constraints per vertex: its ports (plus one per host: the
+    // memory a partition holds) and its share of the frames (the time it
+    // runs, sim/partition_load.h), scaled to 2^20 in all to fit METIS's
+    // 32-bit sums. Without traffic, ports alone.
+    const uint64_t total_load = std::accumulate(load.begin(), load.end(), uint64_t{0});
+    idx_t ncon = total_load > 0 ? 2 : 1;
+    std::vector<idx_t> weight(static_cast<size_t>(vertices * ncon), 0);
     std::vector<std::vector<std::pair<idx_t, idx_t>>> adj(static_cast<size_t>(vertices));
-    for (uint32_t i = 0; i < n; ++i)
-      weight[static_cast<size_t>(vertex[comp.Find(i)])] +=
-          f.nodes[i].num_ports + (f.nodes[i].is_switch ? 0 : 1);
+    for (uint32_t i = 0; i < n; ++i) {
+      const auto v = static_cast<size_t>(vertex[comp.Find(i)] * ncon);
+      weight[v] += f.nodes[i].num_ports + (f.nodes[i].is_switch ? 0 : 1);
+      if (ncon == 2)
+        weight[v + 1] += static_cast<idx_t>(
+            (static_cast<unsigned __int128>(load[i]) << 20) / total_load);
+    }
     for (const PortLink& p : f.ports) {
       const idx_t a = vertex[comp.Find(p.node)], b = vertex[comp.Find(f.ports[p.peer].node)];
       if (a != b) adj[static_cast<size_t>(a)].emplace_back(b, 1);
@@ -134,7 +189,7 @@ Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, ui
       }
       xadj.push_back(static_cast<idx_t>(adjncy.size()));
     }
-    idx_t ncon = 1, nparts = static_cast<idx_t>(parts), cut = 0;
+    idx_t nparts = static_cast<idx_t>(parts), cut = 0;
     std::vector<idx_t> part(static_cast<size_t>(vertices), 0);
     idx_t options[METIS_NOPTIONS];
     METIS_SetDefaultOptions(options);
@@ -157,6 +212,7 @@ Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, ui
     PartitionSize& s = out.sizes[out.node_part[i]];
     (f.nodes[i].is_switch ? s.switches : s.hosts)++;
     s.ports += f.nodes[i].num_ports;
+    s.load += load[i];
   }
   for (uint32_t p = 0; p < parts; ++p)
     if (out.sizes[p].switches + out.sizes[p].hosts == 0)
@@ -175,9 +231,15 @@ Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, ui
 std::string Partitioning::Describe(Time window) const {
   std::string s = by.empty() ? fmt::format("partitions {}:", parts)
                              : fmt::format("partitions {} ({}):", parts, by);
-  for (uint32_t p = 0; p < parts; ++p)
+  uint64_t total_load = 0;
+  for (const PartitionSize& size : sizes) total_load += size.load;
+  for (uint32_t p = 0; p < parts; ++p) {
     s += fmt::format("{} {} switches {} hosts {} ports", p == 0 ? "" : " |", sizes[p].switches,
                      sizes[p].hosts, sizes[p].ports);
+    if (total_load > 0)
+      s += fmt::format(" {:.0f}% of frames", 100.0 * static_cast<double>(sizes[p].load) /
+                                                 static_cast<double>(total_load));
+  }
   s += fmt::format("; cut {} links", cut_links);
   if (lookahead != kTimeMax)
     s +=

@@ -8,10 +8,13 @@
 //
 // Generated fat trees and leaf-spines are cut by pods / leaf groups, with
 // the core switches or spines spread evenly (equal hosts and switches per
-// partition). Any other topology (HPCC files included) is cut by METIS
-// (Debian's libmetis) on the node graph, weighted
-// so that it balances ports (a node's weight is its port count plus one for
-// a host: the work of a run is per port and per NIC) and cuts few links.
+// partition); which pod goes where does not change the cut, so pods, then
+// core switches, are dealt heaviest first to the partition with the least
+// work (sim/partition_load.h: data frames per node). Any other topology
+// (HPCC files included) is cut by METIS (Debian's libmetis) on the node
+// graph with two balance constraints, ports (a node's port count plus one
+// for a host: the memory a partition holds) and frames (the time it runs),
+// cutting few links.
 // Links of zero delay cannot be cut (no lookahead), nor links a link_down
 // fault takes down: their ends are merged into one vertex before METIS sees
 // the graph, so a partitioning always cuts around them; a fabric that is one
@@ -38,6 +41,7 @@ struct PartitionSize {
   uint32_t switches = 0;
   uint32_t hosts = 0;
   uint64_t ports = 0;
+  uint64_t load = 0;  // frame crossings the workload puts on its nodes (sim/partition_load.h)
 };
 
 struct Partitioning {

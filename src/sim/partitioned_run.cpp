@@ -199,6 +199,8 @@ std::string PartitionDir(const std::string& dir, uint32_t partition) {
 std::string PartitionedRun::Balance() const {
   std::string s = fmt::format("{} windows; seconds running events per partition:", windows_[0]);
   for (uint32_t t = 0; t < threads_; ++t) s += fmt::format(" {:.2f}", busy_[t]);
+  s += "; events:";
+  for (uint32_t t = 0; t < threads_; ++t) s += fmt::format(" {}", replicas_[t]->CountedEvents());
   return s;
 }
 

@@ -201,8 +201,7 @@ void Simulation::BuildFlows() {
     fl.size_bytes = size;
     fl.start = start;
     fl.priority = static_cast<uint8_t>(prio);
-    // Each QP gets its own UDP source port, as RoCEv2 NICs do for ECMP entropy.
-    fl.sport = static_cast<uint16_t>(49152 + fl.id % 16384);
+    fl.sport = QpSourcePort(fl.id);
     fl.data_key = Routing::FlowKey(fl.src, fl.dst, fl.sport);
     fl.reply_key = Routing::FlowKey(fl.dst, fl.src, fl.sport);
     const int64_t mtu = scenario_.host.mtu_bytes;

@@ -14,6 +14,10 @@
 
 namespace rocesim {
 
+// The UDP source port of flow `id`'s QP: each QP gets its own, as RoCEv2
+// NICs do for ECMP entropy.
+inline uint16_t QpSourcePort(uint32_t id) { return static_cast<uint16_t>(49152 + id % 16384); }
+
 struct Flow {
   // What to send.
   uint32_t id = 0;

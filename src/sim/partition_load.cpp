@@ -1,0 +1,36 @@
+#include "sim/partition_load.h"
+
+#include "net/fabric_layout.h"
+#include "transport/flow.h"
+#include "workload/generators.h"
+
+namespace rocesim {
+
+std::vector<uint64_t> EstimateNodeLoad(const FabricLayout& layout, const Scenario& scenario) {
+  std::vector<uint64_t> load(layout.nodes.size(), 0);
+  const std::vector<int64_t> host_rates = HostLinkRates(layout);
+  const int64_t mtu = scenario.host.mtu_bytes;
+  uint32_t id = 0;  // flow ids as Simulation::BuildFlows numbers them
+  for (size_t i = 0; i < scenario.traffic.size(); ++i) {
+    for (const FlowSpec& s :
+         ExpandTraffic(scenario.traffic[i], i, scenario.seed, host_rates, scenario.host.mtu_bytes)) {
+      const auto src = static_cast<uint32_t>(s.src), dst = static_cast<uint32_t>(s.dst);
+      const uint64_t key = Routing::FlowKey(src, dst, QpSourcePort(id++));
+      const auto frames = static_cast<uint64_t>((s.size_bytes + mtu - 1) / mtu);
+      load[layout.host_nodes[src]] += frames;
+      // The switches on the flow's path, as FlowRoutes walks it (a shortest
+      // path visits at most as many switches as there are).
+      PortId port = layout.HostPort(src);
+      for (uint32_t hop = 0; hop <= layout.num_switches; ++hop) {
+        const uint32_t node = layout.PeerNode(port);
+        load[node] += frames;
+        const Node& next = layout.nodes[node];
+        if (!next.is_switch) break;
+        port = next.first_port + layout.routing.SelectByKey(next.index, dst, key);
+      }
+    }
+  }
+  return load;
+}
+
+}  // namespace rocesim
