@@ -17,6 +17,14 @@ Simulation Build(const std::string& topology) {
                                       "p.yaml", "", {}, std::nullopt));
 }
 
+// A scenario of `topology` (and `extra` lines) carrying `flows`.
+Scenario WithFlows(const std::string& topology, const std::string& flows,
+                   const std::string& extra = "") {
+  return ParseScenarioText("name: p\nduration: 1ms\ntopology: " + topology + "\n" + extra +
+                               "traffic:\n  - type: flows\n    flows: " + flows + "\n",
+                           "p.yaml", "", {}, std::nullopt);
+}
+
 TEST(Partition, FatTreeHalvesAreBalancedAndCutOnlySwitchLinks) {
   const Simulation sim = Build("{type: fat_tree, k: 4}");
   const Fabric& f = sim.fabric();
@@ -114,13 +122,9 @@ TEST(Partition, APartitionHoldsItsOwnPortsOnly) {
 // A flow's data frames count once at every node on its path: its two hosts
 // and each switch between them (sim/partition_load.h).
 TEST(PartitionLoad, CountsEachDataFrameAtEveryNodeOnItsPath) {
-  const Scenario scenario = ParseScenarioText(
-      "name: p\nduration: 1ms\n"
-      "topology: {type: fat_tree, k: 4}\n"
-      "host: {mtu: 1000B}\n"
-      "traffic:\n  - type: flows\n"
-      "    flows: [{src: 0, dst: 15, size: 10000B}, {src: 2, dst: 3, size: 2500B}]\n",
-      "p.yaml", "", {}, std::nullopt);
+  const Scenario scenario = WithFlows(
+      "{type: fat_tree, k: 4}", "[{src: 0, dst: 15, size: 10000B}, {src: 2, dst: 3, size: 2500B}]",
+      "host: {mtu: 1000B}\n");
   const Simulation sim(scenario);
   const FabricLayout& l = *sim.fabric().layout;
   const std::vector<uint64_t> load = EstimateNodeLoad(l, scenario);
@@ -145,13 +149,9 @@ TEST(PartitionLoad, CountsEachDataFrameAtEveryNodeOnItsPath) {
 // by number would put pods 0 and 1 together), each partition still with
 // half the hosts and switches.
 TEST(Partition, BusyPodsAreSpreadOverPartitions) {
-  const Scenario scenario = ParseScenarioText(
-      "name: p\nduration: 1ms\n"
-      "topology: {type: fat_tree, k: 4}\n"
-      "traffic:\n  - type: flows\n"
-      "    flows: [{src: 0, dst: 1, size: 10MB}, {src: 4, dst: 5, size: 10MB},\n"
-      "            {src: 8, dst: 12, size: 1MB}]\n",
-      "p.yaml", "", {}, std::nullopt);
+  const Scenario scenario = WithFlows("{type: fat_tree, k: 4}",
+                                      "[{src: 0, dst: 1, size: 10MB}, {src: 4, dst: 5, size: 10MB},"
+                                      " {src: 8, dst: 12, size: 1MB}]");
   const Simulation sim(scenario);
   const FabricLayout& l = *sim.fabric().layout;
   const Partitioning p = PartitionFabric(l, scenario, 2);
@@ -170,15 +170,12 @@ TEST(Partition, BusyPodsAreSpreadOverPartitions) {
 // METIS (any topology that is not cut by structure) balances frames as well
 // as ports: two busy leaves go to different partitions.
 TEST(Partition, MetisBalancesFramesToo) {
-  const Scenario scenario = ParseScenarioText(
-      "name: p\nduration: 1ms\n"
-      "topology: {type: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 2,\n"
-      "           host_link: {rate: 100Gbps, delay: 0us}, fabric_link: {rate: 100Gbps, delay: 2us}}\n"
-      "traffic:\n  - type: flows\n"
-      "    flows: [{src: 0, dst: 1, size: 10MB}, {src: 2, dst: 3, size: 10MB}]\n",
-      "p.yaml", "", {}, std::nullopt);
-  const Simulation sim(scenario);
-  const FabricLayout& l = *sim.fabric().layout;
+  const Scenario scenario = WithFlows(
+      "{type: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 2, host_link: {rate: 100Gbps, "
+      "delay: 0us}, fabric_link: {rate: 100Gbps, delay: 2us}}",
+      "[{src: 0, dst: 1, size: 10MB}, {src: 2, dst: 3, size: 10MB}]");
+  const std::shared_ptr<const FabricLayout> layout = LayoutFabric(scenario);
+  const FabricLayout& l = *layout;
   const Partitioning p = PartitionFabric(l, scenario, 2);
   EXPECT_EQ(p.by, "METIS");
   EXPECT_NE(p.node_part[l.host_nodes[0]], p.node_part[l.host_nodes[2]]) << p.Describe(1);

@@ -64,8 +64,8 @@ std::vector<uint32_t> DealByLoad(const std::vector<uint64_t>& items,
 // does not apply (another topology, more partitions than pods or leaves,
 // or a link that must not be cut: METIS cuts around it). Node numbering as
 // topo/topology.cpp builds it.
-std::vector<uint32_t> StructuralCut(const FabricLayout& f, const Scenario& scenario,
-                                    uint32_t parts, const std::vector<uint64_t>& load) {
+std::vector<uint32_t> StructuralCut(const FabricLayout& f, const Scenario& scenario, uint32_t parts,
+                                    const std::vector<uint64_t>& load) {
   const TopologyConfig& t = scenario.topology;
   std::vector<uint32_t> part(f.nodes.size());
   // groups: pods or leaves; per group its hosts, then one or two switch
@@ -168,8 +168,8 @@ Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, ui
       const auto v = static_cast<size_t>(vertex[comp.Find(i)] * ncon);
       weight[v] += f.nodes[i].num_ports + (f.nodes[i].is_switch ? 0 : 1);
       if (ncon == 2)
-        weight[v + 1] += static_cast<idx_t>(
-            (static_cast<unsigned __int128>(load[i]) << 20) / total_load);
+        weight[v + 1] +=
+            static_cast<idx_t>((static_cast<unsigned __int128>(load[i]) << 20) / total_load);
     }
     for (const PortLink& p : f.ports) {
       const idx_t a = vertex[comp.Find(p.node)], b = vertex[comp.Find(f.ports[p.peer].node)];

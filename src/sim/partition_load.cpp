@@ -12,8 +12,8 @@ std::vector<uint64_t> EstimateNodeLoad(const FabricLayout& layout, const Scenari
   const int64_t mtu = scenario.host.mtu_bytes;
   uint32_t id = 0;  // flow ids as Simulation::BuildFlows numbers them
   for (size_t i = 0; i < scenario.traffic.size(); ++i) {
-    for (const FlowSpec& s :
-         ExpandTraffic(scenario.traffic[i], i, scenario.seed, host_rates, scenario.host.mtu_bytes)) {
+    for (const FlowSpec& s : ExpandTraffic(scenario.traffic[i], i, scenario.seed, host_rates,
+                                           scenario.host.mtu_bytes)) {
       const auto src = static_cast<uint32_t>(s.src), dst = static_cast<uint32_t>(s.dst);
       const uint64_t key = Routing::FlowKey(src, dst, QpSourcePort(id++));
       const auto frames = static_cast<uint64_t>((s.size_bytes + mtu - 1) / mtu);

@@ -4,8 +4,8 @@
 // Each partition (sim/partition.h) is a Simulation built from the same
 // scenario on the shared layout (net/fabric_layout.h) that holds and runs
 // only its own nodes (Simulation's partition constructor). Frames launched
-// onto cut links are handed over (net/cross_link.cpp). Partitions run in windows of Simulation::quantum()
-// picoseconds, each opened at the earliest event pending anywhere (so empty
+// onto cut links are handed over (net/cross_link.cpp). Partitions run in windows of
+// Simulation::quantum() picoseconds, each opened at the earliest event pending anywhere (so empty
 // stretches are skipped): every partition runs its events of the window, the
 // partitions exchange the frames that crossed cut links, agree on the next
 // window's start and on how many flows have finished, and stop where the
