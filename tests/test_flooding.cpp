@@ -176,6 +176,9 @@ traffic: [{type: flows, flows: [{src: 0, dst: 3, size: 10000B}]}]
   EXPECT_EQ(r.summary["drops"]["wrong_host"].get<uint64_t>(), 10u * 31 * 2);
   EXPECT_EQ(r.summary["drops"]["receiver_down"].get<uint64_t>(), 10u * 31);
   EXPECT_EQ(r.summary["conservation"]["in_network_frames"].get<uint64_t>(), 0u);
+  // Every copy ends at a server; the originals end at the Leaf: dropped
+  // frames are the copies plus the 10 originals.
+  EXPECT_EQ(r.summary["conservation"]["dropped_frames"].get<uint64_t>(), 10u * 31 * 3 + 10);
   EXPECT_FALSE(r.fabric().flows[0].Finished());
   test::ExpectConserved(r.summary);
 }

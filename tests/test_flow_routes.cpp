@@ -6,6 +6,9 @@
 // fall back to the full lookup).
 #include <gtest/gtest.h>
 
+#include <set>
+
+#include "net/fabric_layout.h"
 #include "scenario/scenario_reader.h"
 #include "sim/simulation.h"
 
@@ -83,6 +86,28 @@ TEST(FlowRoutes, LookupDeclinesWrongSwitchStaleEpochAndNoRoute) {
   f.routes.Compute(f, fl.id);
   EXPECT_TRUE(f.routes.Lookup(route, 0, edge.first_port, edge.num_ports, &out));
   EXPECT_EQ(out, path[0]);
+}
+
+// The ECMP salt: the seed alone with ecmp_seed 0 (so default runs keep
+// their paths), and no ecmp_seed cancels the seed (XOR made ecmp_seed ==
+// seed give every run the salt 0).
+TEST(EcmpSalt, MixesEcmpSeedWithTheSeed) {
+  Scenario s;
+  s.seed = 7;
+  s.sw.ecmp_seed = 0;
+  EXPECT_EQ(EcmpSalt(s), 7u);
+  std::set<uint64_t> salts;
+  for (uint64_t v = 1; v <= 100; ++v) {
+    s.seed = v;
+    s.sw.ecmp_seed = v;
+    salts.insert(EcmpSalt(s));
+  }
+  EXPECT_EQ(salts.size(), 100u);
+  s.seed = 1;
+  s.sw.ecmp_seed = 2;
+  const uint64_t a = EcmpSalt(s);
+  s.sw.ecmp_seed = 3;
+  EXPECT_NE(EcmpSalt(s), a);
 }
 
 }  // namespace

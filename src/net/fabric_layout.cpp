@@ -66,6 +66,13 @@ std::vector<PortId> FabricLayout::UncuttablePorts(const Scenario& scenario) cons
   return out;
 }
 
+uint64_t EcmpSalt(const Scenario& scenario) {
+  uint64_t z = scenario.sw.ecmp_seed;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return scenario.seed ^ z ^ (z >> 31);
+}
+
 std::shared_ptr<const FabricLayout> LayoutFabric(const Scenario& scenario) {
   const Topology topo = BuildTopology(scenario.topology);
   auto layout = std::make_shared<FabricLayout>();
@@ -129,7 +136,7 @@ std::shared_ptr<const FabricLayout> LayoutFabric(const Scenario& scenario) {
   for (const PortLink& p : l.ports)
     if (p.delay > 0) l.quantum = std::min(l.quantum, p.delay);
   if (l.quantum == kTimeMax) l.quantum = kMicrosecond;
-  l.routing.Build(l.adjacency, l.host_nodes, l.switch_index, scenario.sw.ecmp_seed ^ scenario.seed);
+  l.routing.Build(l.adjacency, l.host_nodes, l.switch_index, EcmpSalt(scenario));
   l.fault_ports = ResolveFaultPorts(l, scenario);
   return layout;
 }

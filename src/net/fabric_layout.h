@@ -78,6 +78,12 @@ struct FabricLayout {
   std::vector<PortId> UncuttablePorts(const Scenario& scenario) const;
 };
 
+// The salt of every switch's ECMP hash: the run's seed, mixed with
+// switch.ecmp_seed through a bijective 64-bit finaliser (SplitMix64's), so
+// ecmp_seed 0 leaves the seed's salt and no choice of ecmp_seed cancels the
+// seed (a plain XOR gave every run with ecmp_seed == seed the salt 0).
+uint64_t EcmpSalt(const Scenario& scenario);
+
 // Lays out `scenario`'s fabric. Throws BuildError for a topology rocesim
 // cannot model (a multi-homed host, too many ports) or a fault that names a
 // node or link the topology lacks.

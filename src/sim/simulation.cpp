@@ -289,7 +289,7 @@ void Simulation::RecomputeRoutes(PortId port) {
   const PortLink& failed = l.ports[port];
   Routing routing;
   try {
-    routing.Build(adjacency, l.host_nodes, l.switch_index, scenario_.sw.ecmp_seed ^ scenario_.seed);
+    routing.Build(adjacency, l.host_nodes, l.switch_index, EcmpSalt(scenario_));
   } catch (const std::runtime_error&) {
     // A host cut off (its own link down): no route to it either way; the old
     // tables stay and whatever is routed over the dead link is dropped.
