@@ -22,6 +22,9 @@ struct CcState {
   // last packet ECN-capable when it is shorter than the initial window (seed
   // 001 §3.1).
   int64_t message_bytes = 0;
+  // Where the QP starts (the scenario's start_rate, resolved by the NIC; at
+  // most the line rate); 0: where the algorithm starts by itself.
+  int64_t start_rate_bps = 0;
   // Outputs: the NIC paces the QP at rate_bps and caps bytes in flight at
   // window_bytes (0 = no window).
   int64_t rate_bps = 0;

@@ -88,10 +88,11 @@ Dcqcn::Dcqcn(const DcqcnParams& params) : p_(params) {
 void Dcqcn::OnStart(Time now, CcState& s) {
   (void)now;
   // Start at line rate with RC = RT = line and alpha = 1 (no slow start: the
-  // paper's flows begin at full rate; alpha = 1 so the first cut halves).
+  // paper's flows begin at full rate; alpha = 1 so the first cut halves), or
+  // with RC = RT = the scenario's start rate.
   line_ = s.line_rate_bps;
   min_rate_ = std::min(p_.min_rate_bps, line_);
-  rc_ = rt_ = line_;
+  rc_ = rt_ = s.start_rate_bps > 0 ? std::max(s.start_rate_bps, min_rate_) : line_;
   alpha_ = AlphaClock{};
   congested_ = false;
   first_cnp_ = 0;

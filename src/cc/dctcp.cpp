@@ -27,10 +27,11 @@ void Dctcp::OnStart(Time now, CcState& s) {
                                 : 0.0;
 
   alpha_ = p_.initial_alpha;
-  // RDMA starts at line rate: one BDP in flight, no slow start.
-  cwnd_ = std::max(min_window_, line_rate_ * base_rtt_ / (8 * kPsPerSecond));
+  // RDMA starts at line rate: one BDP in flight, no slow start; or at the
+  // scenario's start rate, with the window that rate fills in one RTT.
+  rate_ = s.start_rate_bps > 0 ? static_cast<double>(s.start_rate_bps) : line_rate_;
+  cwnd_ = std::max(min_window_, rate_ * base_rtt_ / (8 * kPsPerSecond));
   if (max_window_ > 0) cwnd_ = std::min(cwnd_, max_window_);
-  rate_ = line_rate_;
   ca_acked_bytes_ = 0;
   window_open_ = false;
   window_end_psn_ = 0;

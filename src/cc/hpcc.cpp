@@ -24,9 +24,12 @@ void Hpcc::OnStart(Time now, CcState& s) {
   w_ai_ = r_ai * bytes_per_rate;
   w_max_ = line_rate_ * bytes_per_rate;  // BDP
   w_min_ = min_rate_ * bytes_per_rate;
-  w_ = wc_ = w_max_;
+  // Line rate and one BDP (the paper), or the scenario's start rate and the
+  // window it fills in T.
+  rate_ = s.start_rate_bps > 0 ? std::max(static_cast<double>(s.start_rate_bps), min_rate_)
+                               : line_rate_;
+  w_ = wc_ = rate_ * bytes_per_rate;
   u_ = p_.initial_u;
-  rate_ = line_rate_;
   inc_stage_ = 0;
   last_update_psn_ = 0;
   prev_n_ = 0;

@@ -37,9 +37,15 @@ void Ldcp::OnStart(Time now, CcState& s) {
   rtt_ = base_rtt_;
   bdp_ = std::max(
       1.0, static_cast<double>(line_) * static_cast<double>(base_rtt_) / (8 * kPsPerSecond) / mtu_);
-  // IW = BDP in whole packets, rounded up so that the first RTT is filled.
+  // What the first RTT carries: the BDP, or what the scenario's start rate
+  // sends in one base RTT (packets).
+  const double start_pkts =
+      s.start_rate_bps > 0 && line_ > 0
+          ? std::max(1.0, bdp_ * static_cast<double>(s.start_rate_bps) / static_cast<double>(line_))
+          : bdp_;
+  // IW = that many whole packets, rounded up so that the first RTT is filled.
   const double iw_bytes = p_.initial_window_bytes > 0 ? static_cast<double>(p_.initial_window_bytes)
-                                                      : std::ceil(bdp_ - 1e-9) * mtu_;
+                                                      : std::ceil(start_pkts - 1e-9) * mtu_;
   iw_ = static_cast<uint32_t>(std::max(1.0, std::ceil(iw_bytes / mtu_ - 1e-9)));
   msg_pkts_ = s.message_bytes > 0
                   ? static_cast<uint64_t>((s.message_bytes + static_cast<int64_t>(mtu_) - 1) /
@@ -54,7 +60,7 @@ void Ldcp::OnStart(Time now, CcState& s) {
     // §3.2 starts at line rate (standard RoCE has no fast start) and issues
     // the first RTT probe at once.
     fast_start_ = false;
-    cw_ = bdp_;
+    cw_ = start_pkts;
     s.ect = true;
     const Time probe = p_.probe_interval > 0 ? p_.probe_interval : std::max<Time>(1, base_rtt_);
     s.SetTimer(kProbeTimer, now + probe);

@@ -45,7 +45,10 @@ void Timely::OnStart(Time now, CcState& s) {
   last_rtt_sample_ = 0;
   updates_ = 0;
 
-  rate_ = p_.initial_rate_bps > 0 ? static_cast<double>(p_.initial_rate_bps) : max_rate_;
+  // The scenario's start rate wins over timely.initial_rate (line rate by default).
+  rate_ = s.start_rate_bps > 0      ? static_cast<double>(s.start_rate_bps)
+          : p_.initial_rate_bps > 0 ? static_cast<double>(p_.initial_rate_bps)
+                                    : max_rate_;
   rate_ = std::max(std::min(rate_, max_rate_), min_rate_);
   s.rate_bps = std::llround(rate_);
   s.window_bytes = 0;  // TIMELY is purely rate based

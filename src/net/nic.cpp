@@ -69,8 +69,8 @@ void Nic::RunCc(Fabric& f, Flow& flow, Call&& call) {
   const auto timers_before = flow.cc.timer_at;
   const uint32_t sets_before = flow.cc.timer_sets;
   call(*cc, flow.cc);
-  const int64_t line = f.ports[port_].rate_bps;
-  const int64_t rate = std::clamp<int64_t>(flow.cc.rate_bps, 1, line);
+  // At most the flow's cap (max_rate, else the line rate; set by StartFlow).
+  const int64_t rate = std::clamp<int64_t>(flow.cc.rate_bps, 1, flow.max_rate_bps);
   if (rate != flow.rate_bps) {
     flow.rate_bps = rate;
     flow.ps_per_byte = ExactPsPerByte(rate);
@@ -100,12 +100,24 @@ void Nic::RunCc(Fabric& f, Flow& flow, Call&& call) {
 void Nic::StartFlow(Fabric& f, uint32_t id) {
   Flow& flow = f.flows[id];
   f.routes.Compute(f, id);
-  flow.rate_bps = f.ports[port_].rate_bps;
+  const int64_t line = f.ports[port_].rate_bps;
+  // The scenario's start rate: a rate, or fair (line / (active QPs + 1),
+  // counting this one), at most the line rate.
+  int64_t start = 0;
+  if (flow.start_rate_bps == kFairStartRate) {
+    start = line / static_cast<int64_t>(active_.size() + 1);
+  } else if (flow.start_rate_bps > 0) {
+    start = std::min(flow.start_rate_bps, line);
+  }
+  // The open-loop cap (RunCc clamps every rate congestion control sets).
+  if (flow.max_rate_bps <= 0 || flow.max_rate_bps > line) flow.max_rate_bps = line;
+  flow.rate_bps = std::min(start > 0 ? start : line, flow.max_rate_bps);
   flow.ps_per_byte = ExactPsPerByte(flow.rate_bps);
   flow.next_avail = f.now;
-  flow.cc.line_rate_bps = flow.rate_bps;
+  flow.cc.line_rate_bps = line;
   flow.cc.mtu_bytes = cfg_->mtu_bytes;
   flow.cc.message_bytes = flow.size_bytes;
+  flow.cc.start_rate_bps = start;
   flow.cc.rate_bps = flow.rate_bps;
   RunCc(f, flow, [&](CongestionControl& cc, CcState& s) { cc.OnStart(f.now, s); });
   flow.rto_deadline = f.now + cfg_->rto;

@@ -230,6 +230,10 @@ struct HostConfig {
   LossRecovery loss_recovery = LossRecovery::kGoBackN;
 };
 
+// A flow's `start_rate: fair`: the sender's line rate / (its active QPs + 1)
+// when the flow starts (the TIMELY paper's start).
+constexpr int64_t kFairStartRate = -1;
+
 struct FlowSpec {
   int src = 0;
   int dst = 0;
@@ -238,6 +242,11 @@ struct FlowSpec {
   int priority = 3;
   std::string tag;
   std::optional<CcKind> cc;  // overrides host.cc for this flow
+  // Where the QP and its congestion control start (0: the algorithm's own
+  // start, line rate for most; kFairStartRate), and an open-loop cap on its
+  // sending rate whatever congestion control says (0: none).
+  int64_t start_rate_bps = 0;
+  int64_t max_rate_bps = 0;
 };
 
 enum class TrafficKind {
@@ -275,6 +284,10 @@ struct TrafficSpec {
   int priority = 3;
   std::optional<CcKind> cc;    // overrides host.cc for these flows (not kFlows)
   std::string tag = "incast";  // the tag of its flows (kHotspot: unused)
+  // Every flow's start rate and rate cap (FlowSpec; kFlows: a flow's own
+  // values win).
+  int64_t start_rate_bps = 0;
+  int64_t max_rate_bps = 0;
 
   // kPoisson, kHotspot, kPermutation, kAllToAll: participating hosts (empty = all).
   std::vector<int> hosts;

@@ -55,7 +55,7 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
                   "start",  "priority", "cc",         "tag",          "file",
                   "period", "count",    "hosts",      "load",         "cdf",
                   "span",   "groups",   "group_size", "hot_fraction", "hot_hosts_fraction",
-                  "src",    "dst",      "duration"});
+                  "src",    "dst",      "duration",   "start_rate",   "max_rate"});
   const std::string type = OneOf(Require(m, "type",
                                          " (one of flows, incast, flow_file, poisson, hotspot, "
                                          "permutation, all_to_all, microburst)"),
@@ -114,6 +114,9 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
     }
   }
   TrafficSpec t;
+  // Every type: its flows' start rate and rate cap.
+  if (auto v = m.Get("start_rate")) t.start_rate_bps = StartRate(*v);
+  if (auto v = m.Get("max_rate")) t.max_rate_bps = Rate(*v);
   const auto common = [&](std::string_view default_tag) {
     t.tag = default_tag;
     if (auto v = m.Get("start")) t.start = TimeValue(*v, 0);
@@ -178,7 +181,8 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
     t.kind = TrafficKind::kFlows;
     const Field list = Require(m, "flows", " (a list of {src, dst, size})");
     for (const Field& item : List(list, "a list of flows like [{src: 0, dst: 1, size: 1MB}]")) {
-      const Map fm = ReadMap(item, {"src", "dst", "size", "start", "priority", "tag", "cc"});
+      const Map fm = ReadMap(
+          item, {"src", "dst", "size", "start", "priority", "tag", "cc", "start_rate", "max_rate"});
       FlowSpec flow;
       flow.src = HostId(Require(fm, "src"));
       const Field dst = Require(fm, "dst");
@@ -192,6 +196,10 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
       if (auto v = fm.Get("priority")) flow.priority = IntField(*v, 0, kNumPriorities - 1);
       if (auto v = fm.Get("tag")) flow.tag = String(*v);
       if (auto v = fm.Get("cc")) flow.cc = ReadCcKind(*v);
+      flow.start_rate_bps = t.start_rate_bps;
+      flow.max_rate_bps = t.max_rate_bps;
+      if (auto v = fm.Get("start_rate")) flow.start_rate_bps = StartRate(*v);
+      if (auto v = fm.Get("max_rate")) flow.max_rate_bps = Rate(*v);
       t.flows.push_back(std::move(flow));
     }
   } else if (type == "flow_file") {
@@ -210,6 +218,8 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
     for (FlowSpec& spec : t.flows) {
       spec.tag = t.tag;
       spec.cc = t.cc;
+      spec.start_rate_bps = t.start_rate_bps;
+      spec.max_rate_bps = t.max_rate_bps;
     }
   } else if (type == "incast") {
     t.kind = TrafficKind::kIncast;

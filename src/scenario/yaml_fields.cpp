@@ -183,6 +183,16 @@ int64_t Reader::Rate(const Field& f) const {
   }
 }
 
+int64_t Reader::StartRate(const Field& f) const {
+  if (f.node.IsScalar() && f.node.Scalar() == "fair") return kFairStartRate;
+  const std::string s = Scalar(f, R"(a rate like "10Gbps", or "fair")");
+  try {
+    return ParseRate(s);
+  } catch (const UnitError& e) {
+    Fail(f, fmt::format("{} (or \"fair\": line rate / (the sender's active QPs + 1))", e.what()));
+  }
+}
+
 int64_t Reader::Size(const Field& f, int64_t min, int64_t max) const {
   constexpr std::string_view kExpected = R"(a size like "200KB" or "4KiB")";
   const std::string s = Scalar(f, kExpected);

@@ -133,6 +133,8 @@ class Reader {
   std::string String(const Field& f) const { return Scalar(f, "a string"); }
   Time TimeValue(const Field& f, Time min) const;
   int64_t Rate(const Field& f) const;
+  // A traffic entry's start_rate: a rate, or "fair" (kFairStartRate).
+  int64_t StartRate(const Field& f) const;
   int64_t Size(const Field& f, int64_t min,
                int64_t max = std::numeric_limits<int64_t>::max()) const;
   double Fraction(const Field& f, double min, bool min_inclusive, double max) const;

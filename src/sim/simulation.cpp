@@ -190,17 +190,19 @@ void Simulation::Build() {
 void Simulation::BuildFlows() {
   Fabric& f = fabric_;
   const HostConfig& host = scenario_.host;
-  auto add = [&](int src, int dst, int64_t size, Time start, int prio, std::optional<CcKind> cc,
-                 const std::string& tag) {
-    flow_cc_.push_back(cc.value_or(host.cc));
-    flow_tags_.push_back(tag);
+  auto add = [&](const FlowSpec& s) {
+    flow_cc_.push_back(s.cc.value_or(host.cc));
+    flow_tags_.push_back(s.tag);
     Flow fl;
     fl.id = static_cast<uint32_t>(f.flows.size());
-    fl.src = static_cast<uint32_t>(src);
-    fl.dst = static_cast<uint32_t>(dst);
+    fl.src = static_cast<uint32_t>(s.src);
+    fl.dst = static_cast<uint32_t>(s.dst);
+    const int64_t size = s.size_bytes;
     fl.size_bytes = size;
-    fl.start = start;
-    fl.priority = static_cast<uint8_t>(prio);
+    fl.start = s.start;
+    fl.priority = static_cast<uint8_t>(s.priority);
+    fl.start_rate_bps = s.start_rate_bps;
+    fl.max_rate_bps = s.max_rate_bps;
     fl.sport = QpSourcePort(fl.id);
     fl.data_key = Routing::FlowKey(fl.src, fl.dst, fl.sport);
     fl.reply_key = Routing::FlowKey(fl.dst, fl.src, fl.sport);
@@ -216,7 +218,7 @@ void Simulation::BuildFlows() {
   for (size_t i = 0; i < scenario_.traffic.size(); ++i) {
     for (const FlowSpec& s :
          ExpandTraffic(scenario_.traffic[i], i, scenario_.seed, host_rates, host.mtu_bytes))
-      add(s.src, s.dst, s.size_bytes, s.start, s.priority, s.cc, s.tag);
+      add(s);
   }
   f.cc.resize(f.flows.size());
   for (Flow& fl : f.flows) {

@@ -16,7 +16,9 @@ namespace rocesim {
 
 // The UDP source port of flow `id`'s QP: each QP gets its own, as RoCEv2
 // NICs do for ECMP entropy.
-inline uint16_t QpSourcePort(uint32_t id) { return static_cast<uint16_t>(49152 + id % 16384); }
+inline uint16_t QpSourcePort(uint32_t id) {
+  return static_cast<uint16_t>(49152 + id % 16384);
+}
 
 struct Flow {
   // What to send.
@@ -31,6 +33,10 @@ struct Flow {
   uint64_t reply_key = 0;  // ... and of ACK / NAK / CNP (dst -> src)
   uint32_t packets = 0;    // ceil(size / mtu)
   uint32_t last_payload = 0;
+  // The scenario's start rate (0: the algorithm's own; kFairStartRate) and
+  // open-loop cap (0: the line rate) for this QP (scenario.h FlowSpec).
+  int64_t start_rate_bps = 0;
+  int64_t max_rate_bps = 0;
 
   // Requester (sender) state.
   uint32_t snd_nxt = 0;      // next PSN to transmit

@@ -60,6 +60,8 @@ FlowSpec Make(const TrafficSpec& t, int src, int dst, int64_t size, Time start,
   f.priority = t.priority;
   f.tag = tag;
   f.cc = t.cc;
+  f.start_rate_bps = t.start_rate_bps;
+  f.max_rate_bps = t.max_rate_bps;
   return f;
 }
 
