@@ -462,7 +462,7 @@ TEST(ScenarioReaderOverrides, ErrorsNameTheOverride) {
             "x.yaml (from --set switch.alph=1): switch: unknown key 'alph'; did you mean 'alpha'?");
   EXPECT_EQ(ErrorOf(kMinimal, {"switch.ecn.foo.bar=1"}),
             "x.yaml (from --set switch.ecn.foo.bar=1): switch.ecn: unknown key 'foo'; allowed keys "
-            "are: enabled, kmin, kmax, pmax, wred_drop, buf_max, by_rate");
+            "are: enabled, mark_on, kmin, kmax, pmax, wred_drop, buf_max, by_rate");
   // A later override inside an earlier one is attributed to the later one.
   EXPECT_EQ(ErrorOf(kMinimal, {"switch={alpha: 1/8}", "switch.buffer=big"}).substr(0, 42),
             "x.yaml (from --set switch.buffer=big): swi");

@@ -151,6 +151,7 @@ bool CioqSwitch::Transfer(Fabric& f, int out, int prio) {
         p.queue[prio].bytes > cfg_->ecn.wred_drop_bytes) {
       f.CountDrop(id, DropCause::kWred, first_port_ + static_cast<PortId>(in));
     } else {
+      egress_.Arrive(f, p, out, f.pool[id], prio);
       p.Enqueue(f.pool, prio, id);
       moved = true;
       if (rcm_) [[unlikely]]

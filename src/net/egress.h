@@ -36,7 +36,8 @@ class EgressPolicy {
   // red: ECN parameters per local port; max_frame_bytes: the DWRR quantum unit.
   void Init(const SwitchConfig& cfg, const std::vector<RedParams>& red, int max_frame_bytes,
             Rng rng) {
-    ecn_enabled_ = cfg.ecn.enabled;
+    mark_on_dequeue_ = cfg.ecn.enabled && cfg.ecn.mark_on == EcnMarkPoint::kDequeue;
+    mark_on_enqueue_ = cfg.ecn.enabled && cfg.ecn.mark_on == EcnMarkPoint::kEnqueue;
     for (int p : cfg.strict_priorities) {
       strict_[p] = true;
       strict_mask_ |= 1u << p;
@@ -131,9 +132,17 @@ class EgressPolicy {
   // Always inlined: a call here costs the shared-buffer switch ~1% of its
   // run time (cachegrind, examples/websearch-incast.yaml).
   [[gnu::always_inline]] inline void Depart(Fabric& f, Port& p, int local, PktId id, int q);
+  // The frame `pkt` is about to join queue `q` of local port `local` (port
+  // `p`): with ecn.mark_on enqueue, RED on the queue it finds.
+  [[gnu::always_inline]] inline void Arrive(Fabric& f, Port& p, int local, Packet& pkt, int q);
 
  private:
-  bool ecn_enabled_ = false;        // cfg ecn.enabled, a member: Depart reads it per frame
+  // RED's mark for `pkt` (if ECN-capable) at `queue_bytes` (net/egress_inl.h).
+  inline void MaybeMark(Fabric& f, Port& p, int local, Packet& pkt, int64_t queue_bytes);
+
+  // ecn.enabled and mark_on, members: Depart or Arrive reads one per frame.
+  bool mark_on_dequeue_ = false;
+  bool mark_on_enqueue_ = false;
   bool marks_empty_queue_ = false;  // some port's RED marks at 0 bytes (K_min < 0)
   std::array<bool, kNumPriorities> strict_{};
   unsigned strict_mask_ = 0;  // bit p: priority p is strict (a higher p goes first)

@@ -45,13 +45,21 @@ inline void EgressPolicy::Depart(Fabric& f, Port& p, int local, PktId id, int q)
           IntHop{f.now, p.tx_bytes, static_cast<uint32_t>(p.queue[q].bytes), p.rate_bps};
   }
   // ECN on the instantaneous egress queue this packet leaves behind.
-  if (ecn_enabled_ && (pkt.ecn == kEct0 || pkt.ecn == kEct1)) {
-    const double prob = RedMarkProbability(red_[local], p.queue[q].bytes);
-    if (prob >= 1.0 || (prob > 0.0 && rng_.Uniform() < prob)) {
-      pkt.ecn = kCe;
-      p.counters.ecn_marks++;
-      f.counters.ecn_marks++;
-    }
+  if (mark_on_dequeue_) MaybeMark(f, p, local, pkt, p.queue[q].bytes);
+}
+
+inline void EgressPolicy::Arrive(Fabric& f, Port& p, int local, Packet& pkt, int q) {
+  if (mark_on_enqueue_) MaybeMark(f, p, local, pkt, p.queue[q].bytes);
+}
+
+inline void EgressPolicy::MaybeMark(Fabric& f, Port& p, int local, Packet& pkt,
+                                    int64_t queue_bytes) {
+  if (pkt.ecn != kEct0 && pkt.ecn != kEct1) return;
+  const double prob = RedMarkProbability(red_[local], queue_bytes);
+  if (prob >= 1.0 || (prob > 0.0 && rng_.Uniform() < prob)) {
+    pkt.ecn = kCe;
+    p.counters.ecn_marks++;
+    f.counters.ecn_marks++;
   }
 }
 

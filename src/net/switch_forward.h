@@ -5,6 +5,7 @@
 // switch.
 #pragma once
 
+#include "net/egress_inl.h"
 #include "net/fabric.h"
 #include "net/switch.h"
 
@@ -62,6 +63,7 @@ namespace rocesim {
   }
   pkt.in_port = static_cast<uint16_t>(local_in);
   pkt.priority = static_cast<uint8_t>(prio);
+  egress_.Arrive(f, egress, static_cast<int>(out - first_port_), pkt, prio);
   egress.Enqueue(f.pool, prio, id);
 
   if (lossless_[prio] && !mmu_.Xoff(local_in, prio) && mmu_.ShouldPause(local_in, prio)) {

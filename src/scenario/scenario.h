@@ -68,8 +68,14 @@ struct EcnRateThresholds {
   double pmax = 0;
 };
 
+// Where a switch decides an ECN mark: as the packet leaves its egress queue,
+// on the queue it leaves behind (the HPCC simulator), or as it joins it, on
+// the queue it finds (DCTCP's paper, ns-2, most switch ASICs).
+enum class EcnMarkPoint { kDequeue, kEnqueue };
+
 struct EcnConfig {
   bool enabled = true;
+  EcnMarkPoint mark_on = EcnMarkPoint::kDequeue;
   // RED on the instantaneous egress queue (seed 000 §7, seed 001 §2.1).
   int64_t kmin_bytes = 5 * 1000;
   int64_t kmax_bytes = 200 * 1000;

@@ -209,9 +209,12 @@ void Reader::ReadSwitch(const Field& f, SwitchConfig& s) const {
   }
 
   if (auto ecn_field = m.Get("ecn")) {
-    const Map ecn =
-        ReadMap(*ecn_field, {"enabled", "kmin", "kmax", "pmax", "wred_drop", "buf_max", "by_rate"});
+    const Map ecn = ReadMap(*ecn_field, {"enabled", "mark_on", "kmin", "kmax", "pmax", "wred_drop",
+                                         "buf_max", "by_rate"});
     if (auto v = ecn.Get("enabled")) s.ecn.enabled = Bool(*v);
+    if (auto v = ecn.Get("mark_on"))
+      s.ecn.mark_on = OneOf(*v, {"dequeue", "enqueue"}) == "enqueue" ? EcnMarkPoint::kEnqueue
+                                                                     : EcnMarkPoint::kDequeue;
     if (auto v = ecn.Get("kmin")) s.ecn.kmin_bytes = Size(*v, 0);
     if (auto v = ecn.Get("kmax")) s.ecn.kmax_bytes = Size(*v, 0);
     if (auto v = ecn.Get("pmax")) s.ecn.pmax = Fraction(*v, 0, true, 1);
