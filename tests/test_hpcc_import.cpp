@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "scenario/hpcc_config_import.h"
 #include "scenario/scenario_reader.h"
@@ -58,6 +59,29 @@ TEST(HpccImport, ReferenceConfigCarriesEveryKeySetting) {
   EXPECT_EQ(sc.traffic[0].flows.size(), 2681u);
   // Output-only keys are listed, not silently dropped.
   EXPECT_NE(text.find("TRACE_OUTPUT_FILE"), std::string::npos);
+  EXPECT_TRUE(sc.sw.alpha_by_rate.empty()) << "k=8: every port at the NICs' 100G";
+}
+
+// The HPCC simulator's PFC threshold doubles alpha per doubling of a port's
+// rate over the NICs': fat320's 400G switch ports get 1/2 (1/8 at 100G).
+TEST(HpccImport, AlphaDoublesWithPortRate) {
+  std::ifstream in(kConfig);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string config = text.str();
+  const std::string dir = std::string(ROCESIM_SOURCE_DIR) + "/bench/hpcc/";
+  const auto replace = [&](const std::string& from, const std::string& to) {
+    config.replace(config.find(from), from.size(), to);
+  };
+  replace("TOPOLOGY_FILE fattree_k8.txt", "TOPOLOGY_FILE " + dir + "fat320.txt");
+  replace("FLOW_FILE flow_k8", "FLOW_FILE " + dir + "flow_k8");
+  const std::string path = ::testing::TempDir() + "/alpha_config.txt";
+  std::ofstream(path) << config;
+  const Scenario sc = ImportAndLoad(path);
+  EXPECT_DOUBLE_EQ(sc.sw.alpha, 1.0 / 8);
+  ASSERT_EQ(sc.sw.alpha_by_rate.size(), 1u);
+  EXPECT_EQ(sc.sw.alpha_by_rate[0].rate_bps, 400'000'000'000);
+  EXPECT_DOUBLE_EQ(sc.sw.alpha_by_rate[0].alpha, 0.5);
 }
 
 TEST(HpccImport, UnsupportedSettingsAreErrorsNamingTheLine) {

@@ -219,6 +219,17 @@ TEST(ScenarioReader, EmptySectionsMeanDefaults) {
   EXPECT_EQ(s.sw.dscp_to_priority[63], 7);
 }
 
+TEST(ScenarioReader, AlphaByRate) {
+  const Scenario s = Parse(std::string(kMinimal) +
+                           "switch: {alpha_by_rate: [{rate: 100Gbps, alpha: 1/8}, {rate: 400Gbps, "
+                           "alpha: 50%}]}\n");
+  ASSERT_EQ(s.sw.alpha_by_rate.size(), 2u);
+  EXPECT_EQ(s.sw.alpha_by_rate[0].rate_bps, 100'000'000'000);
+  EXPECT_DOUBLE_EQ(s.sw.alpha_by_rate[0].alpha, 0.125);
+  EXPECT_EQ(s.sw.alpha_by_rate[1].rate_bps, 400'000'000'000);
+  EXPECT_DOUBLE_EQ(s.sw.alpha_by_rate[1].alpha, 0.5);
+}
+
 TEST(ScenarioReader, HeadroomAuto) {
   EXPECT_EQ(Parse(std::string(kMinimal) + "switch: {pfc: {headroom: auto}}").sw.pfc.headroom_bytes,
             -1);
@@ -316,6 +327,12 @@ TEST(ScenarioReaderErrors, Ranges) {
       "x.yaml:2:22: switch.ecn.kmin: expected kmin <= kmax, got kmin = 300000 bytes and kmax = "
       "200000 bytes");
   has(ErrorOf(m + "switch: {alpha: 0}"), R"(switch.alpha: expected a fraction greater than 0)");
+  has(ErrorOf(m + "switch: {alpha_by_rate: [{rate: 100Gbps, alpha: 0}]}"),
+      R"(switch.alpha_by_rate.0.alpha: expected a fraction greater than 0)");
+  has(ErrorOf(m + "switch: {alpha_by_rate: [{rate: 100Gbps, alpha: 1/8}, {rate: 100G, alpha: 1}]}"),
+      "switch.alpha_by_rate.1: this rate is listed twice");
+  has(ErrorOf(m + "switch: {architecture: cioq, alpha_by_rate: [{rate: 100Gbps, alpha: 1}]}"),
+      "applies to architecture shared_buffer only");
   has(ErrorOf(m + "switch: {pfc: {priorities: [8]}}"),
       R"(switch.pfc.priorities.0: expected an integer from 0 to 7, got "8")");
   has(ErrorOf(m + "switch: {pfc: {priorities: [3, 3]}}"), "priority 3 is listed twice");

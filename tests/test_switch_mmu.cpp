@@ -57,6 +57,28 @@ int AdmitUntilRefused(SwitchMmu& mmu, int port, int prio, int64_t bytes, Admissi
   return -1;
 }
 
+// alpha per ingress link speed (switch.alpha_by_rate, as the HPCC
+// simulator's threshold doubles with the port rate): port 0 at 100G with
+// alpha 1/8, port 1 at 400G with 1/2, an unlisted speed keeps switch.alpha.
+// Alone, a PG is admitted to shared buffer while S < alpha (74000 - S).
+TEST(SwitchMmu, AlphaByRateSetsEachPortsThreshold) {
+  SwitchConfig cfg = SmallConfig(1.0 / 16);
+  cfg.alpha_by_rate = {{100'000'000'000, 1.0 / 8}, {400'000'000'000, 0.5}};
+  EXPECT_EQ(SwitchMmu::AlphaFor(cfg, 100'000'000'000), 1.0 / 8);
+  EXPECT_EQ(SwitchMmu::AlphaFor(cfg, 25'000'000'000), 1.0 / 16);
+  SwitchMmu mmu;
+  mmu.Init(cfg, {5000, 5000}, LosslessSet({kLossless}), {100'000'000'000, 400'000'000'000});
+  EXPECT_DOUBLE_EQ(mmu.Threshold(0), 74000.0 / 8);
+  EXPECT_DOUBLE_EQ(mmu.Threshold(1), 74000.0 / 2);
+  Admission refusal{};
+  // 1 reserved packet, then shared while S < alpha (74000 - S): 1/8 admits
+  // S = 0 .. 8000 (8000 < 8250), 9 shared packets; then 5 headroom packets.
+  EXPECT_EQ(AdmitUntilRefused(mmu, 0, kLossless, 1000, &refusal), 1 + 9 + 5);
+  for (int i = 0; i < 15; ++i) mmu.Release(0, kLossless, 1000);
+  // 1/2 admits S = 0 .. 24000 (24000 < 25000): 25 shared packets.
+  EXPECT_EQ(AdmitUntilRefused(mmu, 1, kLossless, 1000, &refusal), 1 + 25 + 5);
+}
+
 TEST(SwitchMmu, SharedPoolCarveOut) {
   EXPECT_EQ(MakeMmu(SmallConfig(0.5)).SharedPoolBytes(), 74000);
   // Two lossless priorities, unequal headroom: 100000 - 16000 - 2*(5000+7000).
@@ -88,7 +110,7 @@ TEST(SwitchMmu, ReservedThenSharedThenHeadroomThenDrop) {
     EXPECT_EQ(mmu.PgHeadroom(0, kLossless), 0);
   }
   EXPECT_EQ(mmu.SharedUsed(), 25000);
-  EXPECT_DOUBLE_EQ(mmu.Threshold(), 24500.0);  // 0.5 * (74000 - 25000)
+  EXPECT_DOUBLE_EQ(mmu.Threshold(0), 24500.0);  // 0.5 * (74000 - 25000)
   EXPECT_TRUE(mmu.ShouldPause(0, kLossless)) << "25000 >= 24500: XOFF due";
 
   for (int i = 1; i <= 5; ++i) {
@@ -128,7 +150,7 @@ TEST(SwitchMmu, PriorityGroupsShareTheUnallocatedPool) {
   EXPECT_EQ(refusal, Admission::kDropShared);
   EXPECT_EQ(mmu.PgShared(1, kLossy), 17000);
   EXPECT_EQ(mmu.SharedUsed(), 42000);
-  EXPECT_DOUBLE_EQ(mmu.Threshold(), 16000.0);  // 0.5 * (74000 - 42000)
+  EXPECT_DOUBLE_EQ(mmu.Threshold(0), 16000.0);  // 0.5 * (74000 - 42000)
   // Port 1's reserve for another priority is still there.
   EXPECT_EQ(mmu.Admit(1, 5, 1000), Admission::kAdmitted);
   EXPECT_EQ(mmu.SharedUsed(), 42000);

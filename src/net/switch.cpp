@@ -8,7 +8,8 @@ namespace rocesim {
 
 void Switch::Init(uint32_t node, PortId first_port, const SwitchConfig& cfg,
                   const std::vector<int64_t>& headroom_per_port, const std::vector<RedParams>& red,
-                  int max_frame_bytes, uint64_t seed, uint32_t route_index, uint64_t route_salt) {
+                  const std::vector<int64_t>& port_rates_bps, int max_frame_bytes, uint64_t seed,
+                  uint32_t route_index, uint64_t route_salt) {
   node_ = node;
   first_port_ = first_port;
   route_index_ = route_index;
@@ -19,7 +20,7 @@ void Switch::Init(uint32_t node, PortId first_port, const SwitchConfig& cfg,
   queue_limits_ = cfg.ecn.wred_drop_bytes > 0 || cfg.ecn.buf_max_bytes > 0;
   if (cfg.pfc.enabled)
     for (int p : cfg.pfc.priorities) lossless_[p] = true;
-  mmu_.Init(cfg, headroom_per_port, lossless_);
+  mmu_.Init(cfg, headroom_per_port, lossless_, port_rates_bps);
   pfc_.Init(first_port, headroom_per_port.size(), cfg.pfc.quanta);
   egress_.Init(cfg, red, max_frame_bytes, Rng(seed, 0x5157000000ULL + node));
   cut_through_ = egress_.CanPassThrough(false);

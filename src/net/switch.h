@@ -27,11 +27,14 @@ struct Fabric;
 
 class alignas(64) Switch {
  public:
-  // red: ECN parameters per local port; max_frame_bytes: the DWRR quantum unit.
-  // route_index / route_salt: the switch's index and ECMP salt in Routing.
+  // red: ECN parameters per local port; port_rates_bps: each port's link
+  // rate (its dynamic-threshold alpha, SwitchMmu::AlphaFor); max_frame_bytes:
+  // the DWRR quantum unit. route_index / route_salt: the switch's index and
+  // ECMP salt in Routing.
   void Init(uint32_t node, PortId first_port, const SwitchConfig& cfg,
             const std::vector<int64_t>& headroom_per_port, const std::vector<RedParams>& red,
-            int max_frame_bytes, uint64_t seed, uint32_t route_index, uint64_t route_salt);
+            const std::vector<int64_t>& port_rates_bps, int max_frame_bytes, uint64_t seed,
+            uint32_t route_index, uint64_t route_salt);
 
   void Receive(Fabric& f, PortId in, PktId pkt);
   // Next frame to transmit on `out` (kNoPkt if none is eligible now).

@@ -26,9 +26,14 @@ enum class Admission : uint8_t { kAdmitted, kDropHeadroom, kDropShared };
 
 class alignas(64) SwitchMmu {
  public:
-  // headroom_per_port[p]: headroom of each lossless PG of port p.
+  // headroom_per_port[p]: headroom of each lossless PG of port p;
+  // port_rates_bps[p]: its link rate, which picks its alpha from
+  // cfg.alpha_by_rate (empty: cfg.alpha everywhere).
   void Init(const SwitchConfig& cfg, const std::vector<int64_t>& headroom_per_port,
-            const std::array<bool, kNumPriorities>& lossless);
+            const std::array<bool, kNumPriorities>& lossless,
+            const std::vector<int64_t>& port_rates_bps = {});
+  // The alpha of an ingress port of `rate_bps` (cfg.alpha_by_rate, else cfg.alpha).
+  static double AlphaFor(const SwitchConfig& cfg, int64_t rate_bps);
 
   // Shared pool after reserved and headroom are carved out; negative when the
   // buffer is too small for them (a misconfiguration the builder reports).
@@ -47,18 +52,18 @@ class alignas(64) SwitchMmu {
 
   bool ShouldPause(int port, int prio) const {
     const PgState& g = pg_[Pg(port, prio)];
-    return g.headroom_used > 0 || static_cast<double>(SharedOf(g)) >= Threshold();
+    return g.headroom_used > 0 || static_cast<double>(SharedOf(g)) >= Threshold(g);
   }
   bool ShouldResume(int port, int prio) const {
     const PgState& g = pg_[Pg(port, prio)];
     if (g.headroom_used > 0) return false;
     const int64_t shared = SharedOf(g);
-    return shared == 0 || static_cast<double>(shared + xon_offset_) <= Threshold();
+    return shared == 0 || static_cast<double>(shared + xon_offset_) <= Threshold(g);
   }
   uint8_t& Xoff(int port, int prio) { return pg_[Pg(port, prio)].xoff; }
 
-  // The dynamic threshold now: how much shared buffer one PG may hold.
-  double Threshold() const { return alpha_ * static_cast<double>(shared_pool_ - shared_used_); }
+  // The dynamic threshold now: how much shared buffer a PG of `port` may hold.
+  double Threshold(int port) const { return Threshold(pg_[Pg(port, 0)]); }
   int64_t SharedUsed() const { return shared_used_; }
   int64_t PgShared(int port, int prio) const { return SharedOf(pg_[Pg(port, prio)]); }
   int64_t PgHeadroom(int port, int prio) const { return pg_[Pg(port, prio)].headroom_used; }
@@ -74,15 +79,18 @@ class alignas(64) SwitchMmu {
   struct PgState {
     int64_t ingress = 0;        // reserved + shared bytes held
     int64_t headroom_used = 0;  // bytes held in headroom
+    double alpha = 1.0 / 16;    // its port's dynamic-threshold alpha
     uint8_t xoff = 0;           // XOFF sent and not yet resumed
   };
   static int Pg(int port, int prio) { return port * kNumPriorities + prio; }
   int64_t SharedOf(const PgState& g) const {
     return g.ingress > reserved_ ? g.ingress - reserved_ : 0;
   }
+  double Threshold(const PgState& g) const {
+    return g.alpha * static_cast<double>(shared_pool_ - shared_used_);
+  }
 
   // What every frame's admission or cut-through reads, in one cache line.
-  double alpha_ = 1.0 / 16;
   int64_t reserved_ = 0;
   int64_t shared_pool_ = 0;
   int64_t shared_used_ = 0;
@@ -99,7 +107,7 @@ inline Admission SwitchMmu::Admit(int port, int prio, int64_t bytes) {
   const int64_t shared_after = g.ingress + bytes > reserved_ ? g.ingress + bytes - reserved_ : 0;
   const int64_t extra_shared = shared_after - shared_before;
   // Within reserve, or the dynamic threshold lets this PG take more shared buffer.
-  if (extra_shared == 0 || (static_cast<double>(shared_before) < Threshold() &&
+  if (extra_shared == 0 || (static_cast<double>(shared_before) < Threshold(g) &&
                             shared_used_ + extra_shared <= shared_pool_)) {
     g.ingress += bytes;
     shared_used_ += extra_shared;
@@ -123,13 +131,13 @@ inline bool SwitchMmu::PassesThrough(int port, int prio, int64_t bytes) const {
   const int64_t shared_before = SharedOf(g);
   const int64_t shared_after = g.ingress + bytes > reserved_ ? g.ingress + bytes - reserved_ : 0;
   const int64_t extra_shared = shared_after - shared_before;
-  if (extra_shared != 0 && !(static_cast<double>(shared_before) < Threshold() &&
+  if (extra_shared != 0 && !(static_cast<double>(shared_before) < Threshold(g) &&
                              shared_used_ + extra_shared <= shared_pool_))
     return false;
   if (!lossless_[prio]) return true;
   // ShouldPause with the frame counted.
   const double threshold_after =
-      alpha_ * static_cast<double>(shared_pool_ - (shared_used_ + extra_shared));
+      g.alpha * static_cast<double>(shared_pool_ - (shared_used_ + extra_shared));
   return g.headroom_used == 0 && static_cast<double>(shared_after) < threshold_after;
 }
 

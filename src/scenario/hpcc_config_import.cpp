@@ -7,8 +7,11 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <vector>
+
+#include "topo/hpcc_topology_file.h"
 
 namespace rocesim {
 
@@ -94,6 +97,36 @@ std::string Relocate(const std::string& file, const std::string& config_path,
   return p.lexically_normal().lexically_relative(out_dir).string();
 }
 
+// The HPCC simulator's dynamic PFC threshold: alpha 1/8 (a shift of 3) on a
+// port as fast as the NICs, doubled each time the port's rate doubles, up to
+// 1. Returns "alpha_by_rate" lines for the switch ports faster than the NICs
+// of `topology` (empty if there are none or the file cannot be read: the
+// run reports the file then).
+std::string AlphaByRateLines(const std::string& topology) {
+  HpccTopology t;
+  try {
+    t = ReadHpccTopologyFile(topology);
+  } catch (const TopologyFileError&) {
+    return "";
+  }
+  int64_t nic = 0;
+  std::set<int64_t> switch_rates;
+  for (const HpccTopology::Link& l : t.links) {
+    const bool a_host = !t.is_switch[static_cast<size_t>(l.a)];
+    const bool b_host = !t.is_switch[static_cast<size_t>(l.b)];
+    if ((a_host || b_host) && nic == 0) nic = l.rate_bps;
+    if (!a_host || !b_host) switch_rates.insert(l.rate_bps);
+  }
+  std::string out;
+  for (const int64_t rate : switch_rates) {
+    if (nic == 0 || rate <= nic) continue;
+    int shift = 3;
+    for (int64_t r = rate; r > nic && shift > 0; r /= 2) --shift;
+    out += fmt::format("    - {{rate: {}bps, alpha: 1/{}}}\n", rate, 1 << shift);
+  }
+  return out.empty() ? "" : "  alpha_by_rate:   # doubled per doubling of the port rate\n" + out;
+}
+
 }  // namespace
 
 std::string ImportHpccConfig(const std::string& config_path, const std::string& output_path) {
@@ -143,9 +176,15 @@ std::string ImportHpccConfig(const std::string& config_path, const std::string& 
   line("");
   line("switch:");
   if (c.Has("BUFFER_SIZE")) line(fmt::format("  buffer: {}MB", c.Str("BUFFER_SIZE")));
-  // The HPCC simulator's dynamic PFC threshold shifts by 3: alpha = 1/8.
+  // The HPCC simulator's dynamic PFC threshold shifts by 3 (alpha = 1/8) at
+  // the NICs' rate, one less per doubling of a faster port's rate.
   if (c.Has("USE_DYNAMIC_PFC_THRESHOLD")) c.MarkUsed("USE_DYNAMIC_PFC_THRESHOLD");
   line("  alpha: 1/8");
+  {
+    fs::path topo(c.Str("TOPOLOGY_FILE"));
+    if (topo.is_relative()) topo = fs::path(config_path).parent_path() / topo;
+    y += AlphaByRateLines(topo.string());
+  }
   line("  pfc: {enabled: true, priorities: [3]}");
   const bool ecn = !c.Has("ENABLE_QCN") || c.Num("ENABLE_QCN") != 0;
   line(fmt::format("  ecn:\n    enabled: {}", ecn ? "true" : "false"));

@@ -173,6 +173,14 @@ struct SwitchConfig {
   // Dynamic threshold (seed 003 §6.2): a (port, priority) may take shared
   // buffer while alpha * unallocated > allocated.
   double alpha = 1.0 / 16;
+  // Overrides alpha on ingress ports of a listed link speed (the HPCC
+  // simulator doubles alpha each time the port rate doubles: 1/8 at 100G,
+  // 1/2 at 400G).
+  struct AlphaByRate {
+    int64_t rate_bps = 0;
+    double alpha = 0;
+  };
+  std::vector<AlphaByRate> alpha_by_rate;
   // Guaranteed buffer per ingress (port, priority) before the shared pool.
   int64_t reserved_bytes = 4 * 1024;
   PfcConfig pfc;

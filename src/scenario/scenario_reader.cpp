@@ -158,9 +158,9 @@ void Reader::ReadRcm(const Field& f, bool cioq, RcmConfig& r) const {
 }
 
 void Reader::ReadSwitch(const Field& f, SwitchConfig& s) const {
-  const Map m = ReadMap(
-      f, {"architecture", "cioq", "rcm", "buffer", "alpha", "reserved", "pfc", "ecn", "dscp_map",
-          "strict_priorities", "dwrr_weights", "ecmp_seed", "watchdog", "unknown_unicast"});
+  const Map m = ReadMap(f, {"architecture", "cioq", "rcm", "buffer", "alpha", "alpha_by_rate",
+                            "reserved", "pfc", "ecn", "dscp_map", "strict_priorities",
+                            "dwrr_weights", "ecmp_seed", "watchdog", "unknown_unicast"});
   if (auto v = m.Get("architecture"))
     s.architecture = OneOf(*v, {"shared_buffer", "cioq"}) == "cioq"
                          ? SwitchArchitecture::kCioq
@@ -168,7 +168,7 @@ void Reader::ReadSwitch(const Field& f, SwitchConfig& s) const {
   const bool cioq = s.architecture == SwitchArchitecture::kCioq;
   // Settings of the other architecture would be silently ignored: reject them.
   if (cioq) {
-    for (std::string_view key : {"buffer", "alpha", "reserved"})
+    for (std::string_view key : {"buffer", "alpha", "alpha_by_rate", "reserved"})
       if (auto v = m.Get(key))
         Fail(*v,
              "applies to architecture shared_buffer only; a cioq switch bounds each queue with "
@@ -187,6 +187,17 @@ void Reader::ReadSwitch(const Field& f, SwitchConfig& s) const {
   if (auto v = m.Get("buffer")) s.buffer_bytes = Size(*v, 1);
   if (auto v = m.Get("alpha")) {
     s.alpha = Fraction(*v, 0, false, std::numeric_limits<double>::max());
+  }
+  if (auto v = m.Get("alpha_by_rate")) {
+    for (const Field& item : List(*v, "a list of {rate, alpha}")) {
+      const Map r = ReadMap(item, {"rate", "alpha"});
+      SwitchConfig::AlphaByRate a;
+      a.rate_bps = Rate(Require(r, "rate"));
+      a.alpha = Fraction(Require(r, "alpha"), 0, false, std::numeric_limits<double>::max());
+      for (const SwitchConfig::AlphaByRate& other : s.alpha_by_rate)
+        if (other.rate_bps == a.rate_bps) Fail(item, "this rate is listed twice");
+      s.alpha_by_rate.push_back(a);
+    }
   }
   if (auto v = m.Get("reserved")) s.reserved_bytes = Size(*v, 0);
 

@@ -163,7 +163,9 @@ void Simulation::Build() {
       continue;
     }
     Switch& s = f.switches[node.index];
-    s.Init(n, node.first_port, sw, headroom, port_red, dwrr_unit, scenario_.seed, node.index,
+    std::vector<int64_t> rates(node.num_ports);
+    for (uint16_t i = 0; i < node.num_ports; ++i) rates[i] = f.ports[node.first_port + i].rate_bps;
+    s.Init(n, node.first_port, sw, headroom, port_red, rates, dwrr_unit, scenario_.seed, node.index,
            f.routing.Salt(node.index));
     if (s.mmu().SharedPoolBytes() < 0)
       throw BuildError(fmt::format(
