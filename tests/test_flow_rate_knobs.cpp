@@ -1,7 +1,8 @@
 // A flow's start rate and open-loop rate cap (traffic `start_rate`,
 // `max_rate`; scenario.h FlowSpec): read on every traffic type, applied by
 // the NIC at the flow's start (net/nic.cpp StartFlow) and to every rate
-// congestion control sets afterwards.
+// congestion control sets afterwards. And the window cap of rate-based
+// algorithms (host.window: bdp, the HPCC paper's DCQCN+w and TIMELY+w).
 #include <gtest/gtest.h>
 
 #include "scenario/scenario_reader.h"
@@ -124,6 +125,69 @@ traffic:
   EXPECT_EQ(sim->fabric().flows[1].rate_bps, 50'000'000'000);
   sim->Advance(20 * kMicrosecond);
   EXPECT_EQ(sim->fabric().flows[2].rate_bps, 33'333'333'333);
+}
+
+// host.window: bdp: no QP ever has more than one BDP of its path in flight
+// (line rate x base RTT), whatever congestion control says; two senders
+// into one port, where queueing delays the ACKs, would have more without it.
+TEST(WindowCap, BdpCapsBytesInFlight) {
+  for (const char* cc : {"none", "dcqcn", "timely"}) {
+    auto most_in_flight = [&](const char* window) {
+      auto sim = std::make_unique<Simulation>(
+          Parse(std::string(kStar) + "host: {window: " + window + ", cc: " + cc + R"(}
+traffic:
+  - type: flows
+    flows: [{src: 1, dst: 0, size: 2MB}, {src: 2, dst: 0, size: 2MB}]
+)"));
+      const Flow& fl = sim->fabric().flows[0];
+      uint32_t most = 0;
+      for (Time t = 0; t < 200 * kMicrosecond; t += 100 * kNanosecond) {
+        sim->Advance(t);
+        most = std::max(most, fl.snd_nxt - fl.snd_una);
+      }
+      const int64_t bdp = 100 * fl.cc.base_rtt / 8000;  // 100 Gb/s x base RTT, bytes
+      if (std::string(window) == "bdp") {
+        EXPECT_EQ(fl.window_cap, bdp) << cc;
+      }
+      return std::pair{int64_t{most} * 1000, bdp};
+    };
+    const auto [capped, bdp] = most_in_flight("bdp");
+    const auto [uncapped, same_bdp] = most_in_flight("none");
+    // A packet may start while less than the window is in flight.
+    EXPECT_LE(capped, bdp + 1000) << cc;
+    EXPECT_GT(uncapped, 2 * bdp) << cc;
+  }
+}
+
+// DCQCN+w: an 8-to-1 incast's queue holds at most the senders' windows, far
+// less than DCQCN alone lets build before its first cuts.
+TEST(WindowCap, BdpWindowBoundsAnIncastQueue) {
+  const std::string yaml = R"(duration: 2ms
+topology: {type: star, hosts: 9, host_link: {rate: 100Gbps, delay: 1us}}
+switch: {buffer: 32MB}
+host: {cc: dcqcn}
+traffic: [{type: incast, senders: "1-8", receiver: 0, size: 1MB}]
+)";
+  auto peak = [&](const std::string& window) {
+    auto sim = std::make_unique<Simulation>(
+        ParseScenarioText(yaml, "incast.yaml", "", {"host.window=" + window}, std::nullopt));
+    const Fabric& f = sim->fabric();
+    const FabricLayout& l = *f.layout;
+    PortId to_receiver = 0;
+    for (PortId p = 0; p < l.ports.size(); ++p)
+      if (l.nodes[l.ports[p].node].is_switch && l.PeerNode(p) == l.host_nodes[0]) to_receiver = p;
+    int64_t most = 0;
+    for (Time t = 0; t < 200 * kMicrosecond; t += 100 * kNanosecond) {
+      sim->Advance(t);
+      most = std::max(most, f.ports[to_receiver].queue[3].bytes);
+    }
+    return std::pair{most, f.flows[0].window_cap};
+  };
+  const auto [capped, bdp] = peak("bdp");
+  const auto [uncapped, none] = peak("none");
+  EXPECT_EQ(none, 0);
+  EXPECT_LE(capped, 8 * bdp * 1062 / 1000);  // 8 windows of frames (payload + headers)
+  EXPECT_LT(capped, uncapped / 2);
 }
 
 }  // namespace

@@ -80,10 +80,12 @@ void Nic::RunCc(Fabric& f, Flow& flow, Call&& call) {
       flow.next_avail = flow.pace_from + PacingTime(flow, flow.pace_wire);
     if (flow.active && flow.next_avail <= f.now) f.KickPort(port_);
   }
-  if (flow.cc.window_bytes != flow.window_bytes) {
-    const bool opened = flow.cc.window_bytes == 0 ||
-                        (flow.window_bytes != 0 && flow.cc.window_bytes > flow.window_bytes);
-    flow.window_bytes = flow.cc.window_bytes;
+  // The window congestion control sets, within host.window's cap.
+  int64_t window = flow.cc.window_bytes;
+  if (flow.window_cap > 0 && (window == 0 || window > flow.window_cap)) window = flow.window_cap;
+  if (window != flow.window_bytes) {
+    const bool opened = window == 0 || (flow.window_bytes != 0 && window > flow.window_bytes);
+    flow.window_bytes = window;
     if (opened && flow.active) f.KickPort(port_);
   }
   // Most calls set no timer: skip the scan unless SetTimer ran since the
@@ -112,6 +114,14 @@ void Nic::StartFlow(Fabric& f, uint32_t id) {
   // The open-loop cap (RunCc clamps every rate congestion control sets).
   if (flow.max_rate_bps <= 0 || flow.max_rate_bps > line) flow.max_rate_bps = line;
   flow.rate_bps = std::min(start > 0 ? start : line, flow.max_rate_bps);
+  // host.window: bdp caps bytes in flight at one BDP of the path, at least
+  // one packet (RunCc keeps every window congestion control sets within it).
+  if (cfg_->window == WindowCap::kBdp) {
+    flow.window_cap = std::max<int64_t>(
+        cfg_->mtu_bytes,
+        static_cast<int64_t>(static_cast<__int128>(line) * flow.cc.base_rtt / (8 * kSecond)));
+    flow.window_bytes = flow.window_cap;
+  }
   flow.ps_per_byte = ExactPsPerByte(flow.rate_bps);
   flow.next_avail = f.now;
   flow.cc.line_rate_bps = line;

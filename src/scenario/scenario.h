@@ -210,6 +210,11 @@ enum class LossRecovery {
 
 enum class CcKind { kNone, kDcqcn, kTimely, kDctcp, kHpcc, kLdcp };
 
+// A cap on every QP's bytes in flight on top of its congestion control
+// (the HPCC paper's DCQCN+w and TIMELY+w baselines): none, or one BDP of the
+// QP's path (its NIC's line rate x its base RTT).
+enum class WindowCap { kNone, kBdp };
+
 struct HostConfig {
   int mtu_bytes = 1000;                // RDMA payload per packet
   int header_bytes = 62;               // Eth 14 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4
@@ -221,6 +226,7 @@ struct HostConfig {
   // DSCP a host writes for priority p is p * 8 unless overridden.
   std::array<uint8_t, kNumPriorities> dscp_of_priority{0, 8, 16, 24, 32, 40, 48, 56};
   bool ecn_capable = true;
+  WindowCap window = WindowCap::kNone;
   // Congestion control of every flow unless a traffic entry overrides it, and
   // each algorithm's parameters (src/cc/*.h document every knob).
   CcKind cc = CcKind::kNone;

@@ -299,7 +299,7 @@ void Reader::ReadHost(const Field& f, HostConfig& h) const {
   const Map m =
       ReadMap(f, {"mtu", "header_bytes", "ack_every", "ack_delay", "rto", "cnp_interval",
                   "control_priority", "dscp_of_priority", "ecn_capable", "cc", "dcqcn", "timely",
-                  "dctcp", "hpcc", "ldcp", "watchdog", "rx_buffer", "loss_recovery"});
+                  "dctcp", "hpcc", "ldcp", "watchdog", "rx_buffer", "loss_recovery", "window"});
   if (auto v = m.Get("mtu"))
     h.mtu_bytes = static_cast<int>(Size(*v, 1, std::numeric_limits<int>::max()));
   if (auto v = m.Get("header_bytes")) h.header_bytes = IntField(*v, 1);
@@ -322,6 +322,8 @@ void Reader::ReadHost(const Field& f, HostConfig& h) const {
     }
   }
   if (auto v = m.Get("ecn_capable")) h.ecn_capable = Bool(*v);
+  if (auto v = m.Get("window"))
+    h.window = OneOf(*v, {"none", "bdp"}) == "bdp" ? WindowCap::kBdp : WindowCap::kNone;
   if (auto v = m.Get("cc")) h.cc = ReadCcKind(*v);
   if (auto v = m.Get("dcqcn")) ReadDcqcn(*v, h.dcqcn);
   if (auto v = m.Get("timely")) ReadTimely(*v, h.timely);

@@ -37,6 +37,7 @@ struct Flow {
   // open-loop cap (0: the line rate) for this QP (scenario.h FlowSpec).
   int64_t start_rate_bps = 0;
   int64_t max_rate_bps = 0;
+  int64_t window_cap = 0;  // host.window: bdp: one BDP of the path in bytes (0: none)
 
   // Requester (sender) state.
   uint32_t snd_nxt = 0;      // next PSN to transmit
