@@ -189,6 +189,25 @@ TEST_F(PartitionedCli, CioqWithRcmIsTheSame) {
   EXPECT_GT(Summary("threads")["rcm"]["notifications_sent"].get<int>(), 0);
 }
 
+// The experiment knobs: start rates (fair included) and rate caps, a BDP
+// window, enqueue ECN marking and alpha per port speed, on a fat tree whose
+// partitions each hold senders of cross-partition flows.
+TEST_F(PartitionedCli, FlowAndSwitchKnobsAreTheSame) {
+  const std::string sc = Write("knobs.yaml", R"(
+name: knobs
+duration: 2ms
+topology: {type: fat_tree, k: 4, core_link: {rate: 400Gbps, delay: 1us}}
+switch: {alpha: 1/8, alpha_by_rate: [{rate: 400Gbps, alpha: 1/2}], ecn: {mark_on: enqueue}}
+host: {cc: dcqcn, window: bdp}
+traffic:
+  - {type: incast, senders: [4, 8, 12, 13], receiver: 0, size: 500KB, start_rate: 10Gbps}
+  - {type: permutation, size: 300KB, start_rate: fair, max_rate: 40Gbps, cc: timely}
+monitors: {interval: 20us}
+)");
+  ExpectPartitionedEqualsSerial(sc);
+  EXPECT_GT(Summary("serial")["ecn_marks"].get<int>(), 0);
+}
+
 // The flooding deadlock: a cycle across partitions, found and reported the same way.
 TEST_F(PartitionedCli, FloodingDeadlockReportsTheSameCycle) {
   ExpectPartitionedEqualsSerial(ExamplePath("deadlock-flooding.yaml"));
