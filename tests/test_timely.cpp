@@ -414,6 +414,87 @@ TEST(TimelySegment, PerAckWhenSegmentNotLargerThanMtu) {
   EXPECT_EQ(t.pending_bytes(), 0u);
 }
 
+// SIGCOMM'15 Algorithm 1 as printed (timely.variant: paper): every update
+// takes the full additive step, however soon after the last one, where the
+// seed's code scales it by elapsed / minRTT (AdditiveIncreaseScaledByElapsedTime).
+TEST(TimelyPaper, FullAdditiveStepPerCompletion) {
+  TimelyParams p = RawPerAck();
+  p.variant = TimelyParams::Variant::kPaper;
+  p.initial_rate_bps = 5 * kGbps;
+  Timely t(p);
+  CcState s = MakeState(10 * kGbps, 10 * kUs);
+  t.OnStart(0, s);
+  t.OnAck(MakeAck(100 * kUs, 1000, 20 * kUs), s);
+  EXPECT_DOUBLE_EQ(t.rate(), 5.01e9);
+  t.OnAck(MakeAck(102500 * kNanosecond, 1000, 20 * kUs), s);  // 2.5 us later: still a full step
+  EXPECT_DOUBLE_EQ(t.rate(), 5.02e9);
+  // Above T_high the decrease is not scaled either: 2 ms against T_high 1 ms
+  // cuts by 0.8 (1 - 1/2) = 40%, 0.25 us after the last update.
+  t.OnAck(MakeAck(102750 * kNanosecond, 1000, 2000 * kUs), s);
+  EXPECT_DOUBLE_EQ(t.rate(), 5.02e9 * 0.6);
+}
+
+// ... and its gradient decrease is not capped at half the rate: g = 1 gives
+// 1 - 0.8 = 0.2 of the rate (the seed caps at 0.5: GradientDecreaseCappedAtHalf).
+TEST(TimelyPaper, GradientDecreaseNotCapped) {
+  TimelyParams p = RawPerAck();
+  p.variant = TimelyParams::Variant::kPaper;
+  p.ewma_alpha = 1.0;
+  Timely t(p);
+  CcState s = MakeState(10 * kGbps, 10 * kUs);
+  t.OnStart(0, s);
+  t.OnAck(MakeAck(100 * kUs, 1000, 100 * kUs), s);
+  t.OnAck(MakeAck(110 * kUs, 1000, 110 * kUs), s);
+  EXPECT_NEAR(t.rate(), 2e9, 1e-3);
+}
+
+// When the rate is updated and how packets are paced are set apart.
+TEST(TimelyCadence, PerAckPerSegmentAndPerRtt) {
+  auto updates_after = [](TimelyParams::Update update, int acks) {
+    TimelyParams p;  // 64 KB segments
+    p.update = update;
+    p.serialization = TimelyParams::Serialization::kNone;
+    Timely t(p);
+    CcState s = MakeState(10 * kGbps, 10 * kUs, 1000);
+    t.OnStart(0, s);
+    // ACK i acknowledges PSN i (next expected i + 1) while the sender has
+    // sent 10 packets ahead of it.
+    for (int i = 0; i < acks; ++i) {
+      AckInfo a = MakeAck((10 + i) * kUs, 1000, 30 * kUs);
+      a.acked_psn = static_cast<uint32_t>(i + 1);
+      a.next_psn = static_cast<uint32_t>(i + 11);
+      t.OnAck(a, s);
+    }
+    return t.updates();
+  };
+  EXPECT_EQ(updates_after(TimelyParams::Update::kAck, 100), 100u);
+  EXPECT_EQ(updates_after(TimelyParams::Update::kSegment, 100), 1u);  // 100 KB: one 64 KB segment
+  EXPECT_EQ(updates_after(TimelyParams::Update::kAuto, 100), 1u);     // 64 KB > MTU: per segment
+  // Per RTT: the first ACK updates (next PSN 11); the next update waits for
+  // an ACK beyond PSN 11, i.e. acked_psn 12 (the 12th ACK), then 23, 34, ...
+  EXPECT_EQ(updates_after(TimelyParams::Update::kRtt, 11), 1u);
+  EXPECT_EQ(updates_after(TimelyParams::Update::kRtt, 12), 2u);
+  EXPECT_EQ(updates_after(TimelyParams::Update::kRtt, 100), 10u);
+}
+
+TEST(TimelyCadence, PacingIsIndependentOfUpdates) {
+  auto bursts = [](TimelyParams::Update update, TimelyParams::Pacing pacing) {
+    TimelyParams p;  // 64 KB segments
+    p.update = update;
+    p.pacing = pacing;
+    Timely t(p);
+    CcState s = MakeState(10 * kGbps, 10 * kUs, 1000);
+    t.OnStart(0, s);
+    return s.burst_bytes;
+  };
+  using U = TimelyParams::Update;
+  using P = TimelyParams::Pacing;
+  EXPECT_EQ(bursts(U::kAuto, P::kAuto), 65536u);   // seed 004: segment updates, segment bursts
+  EXPECT_EQ(bursts(U::kSegment, P::kPacket), 0u);  // CoNEXT'16: per-packet pacing
+  EXPECT_EQ(bursts(U::kAck, P::kSegment), 65536u);
+  EXPECT_EQ(bursts(U::kRtt, P::kAuto), 0u);
+}
+
 TEST(TimelyRtt, SegmentSerializationSubtracted) {
   TimelyParams p;  // 64 KB, kSegment
   p.t_high = 60 * kUs;

@@ -19,12 +19,19 @@ void Timely::OnStart(Time now, CcState& s) {
   min_rtt_ = p_.min_rtt > 0 ? p_.min_rtt : (s.base_rtt > 0 ? s.base_rtt : 20 * kMicrosecond);
   rtt_ref_ = p_.patched_rtt_ref > 0 ? p_.patched_rtt_ref : (p_.t_low > 0 ? p_.t_low : min_rtt_);
 
-  // Segment pacing only makes sense for segments longer than one packet; a
-  // shorter "segment" is each ACK (seed: per-packet pacing).
-  segment_mode_ = p_.segment_bytes > static_cast<uint32_t>(std::max(s.mtu_bytes, 0));
+  // Segments only make sense longer than one packet; a shorter "segment" is
+  // each ACK (seed: per-packet pacing), whether it updates or paces.
+  const bool segments = p_.segment_bytes > static_cast<uint32_t>(std::max(s.mtu_bytes, 0));
+  using Update = TimelyParams::Update;
+  update_ = p_.update != Update::kAuto ? p_.update : segments ? Update::kSegment : Update::kAck;
+  if (update_ == Update::kSegment && !segments) update_ = Update::kAck;
+  bursts_ = segments && (p_.pacing == TimelyParams::Pacing::kSegment ||
+                         (p_.pacing == TimelyParams::Pacing::kAuto && update_ == Update::kSegment));
   serialization_ = 0;
   if (s.line_rate_bps > 0) {
-    const int64_t seg_bytes = segment_mode_ ? p_.segment_bytes : s.mtu_bytes;
+    // A sample runs from the send of a burst's first packet, or of the one
+    // packet it answers.
+    const int64_t seg_bytes = bursts_ ? p_.segment_bytes : s.mtu_bytes;
     switch (p_.serialization) {
       case TimelyParams::Serialization::kSegment:
         serialization_ = SerializationTime(seg_bytes, s.line_rate_bps);
@@ -43,6 +50,7 @@ void Timely::OnStart(Time now, CcState& s) {
   last_update_time_ = 0;  // seed: "last_update_time_: initialized to 0"
   acked_bytes_ = 0;
   last_rtt_sample_ = 0;
+  last_update_psn_ = 0;
   updates_ = 0;
 
   // The scenario's start rate wins over timely.initial_rate (line rate by default).
@@ -54,19 +62,24 @@ void Timely::OnStart(Time now, CcState& s) {
   s.window_bytes = 0;  // TIMELY is purely rate based
   // Per-segment pacing (seed 004): the NIC sends each segment as a line-rate
   // burst and spaces segments at the rate.
-  s.burst_bytes = segment_mode_ ? p_.segment_bytes : 0;
+  s.burst_bytes = bursts_ ? p_.segment_bytes : 0;
 }
 
 void Timely::OnAck(const AckInfo& ack, CcState& s) {
   // A completion event is data newly delivered; duplicate ACKs complete nothing.
   if (ack.newly_acked_bytes == 0) return;
   acked_bytes_ += ack.newly_acked_bytes;
-  if (segment_mode_ && acked_bytes_ < p_.segment_bytes) return;
+  const bool segment = update_ == TimelyParams::Update::kSegment;
+  if (segment && acked_bytes_ < p_.segment_bytes) return;
+  // Once per RTT: only an ACK beyond what was sent at the last update.
+  if (update_ == TimelyParams::Update::kRtt && updates_ > 0 && ack.acked_psn <= last_update_psn_)
+    return;
   // The completing ACK must carry a sample; otherwise the next one that does
   // closes the segment (the bytes stay counted).
   if (ack.rtt <= 0) return;
   // One RTT sample -> one update, even if this ACK covers several segments.
-  acked_bytes_ = segment_mode_ ? acked_bytes_ % p_.segment_bytes : 0;
+  acked_bytes_ = segment ? acked_bytes_ % p_.segment_bytes : 0;
+  last_update_psn_ = ack.next_psn;
 
   // Paper §3.1: RTT = t_completion - t_send - Seg / NICLineRate.
   last_rtt_sample_ = std::max<Time>(ack.rtt - serialization_, 0);
@@ -100,7 +113,9 @@ double Timely::GetNewRate(double rtt, double rate, Time now) {
   const double normalized_gradient = avg_rtt_diff_ / min_rtt;
   // Scale additive steps by elapsed time so that frequent updates (small
   // segments, fast links) do not increase faster than once per min RTT.
-  double delta_factor = (cur_time - last_update_time_) / min_rtt;
+  // (Algorithm 1 as printed takes the full step every time.)
+  const bool paper = p_.variant == TimelyParams::Variant::kPaper;
+  double delta_factor = paper ? 1.0 : (cur_time - last_update_time_) / min_rtt;
   delta_factor = std::min(delta_factor, 1.0);
   prev_rtt_ = rtt;
   last_update_time_ = cur_time;
@@ -133,7 +148,7 @@ double Timely::GetNewRate(double rtt, double rate, Time now) {
   }
   // Seed: "decrease in rate capped by 0.5 times the old rate" (not in the
   // paper's Algorithm 1; also keeps 1 - beta * g < 0 from going negative).
-  new_rate = std::max(new_rate, rate * p_.max_decrease);
+  if (!paper) new_rate = std::max(new_rate, rate * p_.max_decrease);
   new_rate = std::min(new_rate, max_rate_);
   new_rate = std::max(new_rate, min_rate_);
   return new_rate;

@@ -42,6 +42,27 @@
 namespace rocesim {
 
 struct TimelyParams {
+  // --- Which TIMELY. ---
+  // kSeed: seed 004's getNewRate(), whose additive steps (and the T_high
+  // decrease) are scaled by delta_factor = min(elapsed / minRTT, 1) and whose
+  // decrease is capped at half the rate. kPaper: SIGCOMM'15 Algorithm 1 as
+  // printed: one full step per completion event (delta_factor = 1), no cap
+  // on the decrease (the min_rate floor still holds).
+  enum class Variant { kSeed, kPaper };
+  Variant variant = Variant::kSeed;
+  // --- When the rate is updated, and how packets are paced: independent. ---
+  // kAuto: per segment if segment_bytes exceeds the MTU, else per ACK (and
+  // pacing follows). kAck: every ACK with a sample; kSegment: the ACK that
+  // completes segment_bytes; kRtt: the first ACK beyond what was sent at the
+  // last update, once per RTT (the HPCC simulator's TIMELY).
+  enum class Update { kAuto, kAck, kSegment, kRtt };
+  Update update = Update::kAuto;
+  // kAuto: segment bursts when updating per segment, else per packet.
+  // kPacket: every packet at the rate; kSegment: segment_bytes bursts at
+  // line rate spaced at the rate (seed 004). The CoNEXT'16 analysis paces
+  // per packet and updates per segment.
+  enum class Pacing { kAuto, kPacket, kSegment };
+  Pacing pacing = Pacing::kAuto;
   // --- Rate-update granularity (paper §3.1, §5: 16-64 KB segments). ---
   // The rate is updated once per `segment_bytes` of newly acknowledged payload,
   // with the RTT sample of the ACK that completes the segment. If
@@ -139,7 +160,9 @@ class Timely : public CongestionControl {
   double additive_increment() const { return ai_bps_; }
   double min_rate() const { return min_rate_; }
   double max_rate() const { return max_rate_; }
-  bool segment_mode() const { return segment_mode_; }
+  bool segment_mode() const { return update_ == TimelyParams::Update::kSegment; }
+  TimelyParams::Update update() const { return update_; }
+  bool segment_bursts() const { return bursts_; }
   Time serialization() const { return serialization_; }
   const TimelyParams& params() const { return p_; }
 
@@ -151,7 +174,8 @@ class Timely : public CongestionControl {
   double ai_bps_ = 0;
   double min_rate_ = 0;
   double max_rate_ = 0;
-  bool segment_mode_ = true;
+  TimelyParams::Update update_ = TimelyParams::Update::kSegment;  // never kAuto
+  bool bursts_ = true;                                            // paced in segment_bytes bursts
   Time serialization_ = 0;  // subtracted from every RTT sample
   // Seed instance variables (all initialised to 0 as the seed says).
   double prev_rtt_ = 0;
@@ -162,6 +186,7 @@ class Timely : public CongestionControl {
   uint64_t acked_bytes_ = 0;
   double rate_ = 0;
   Time last_rtt_sample_ = 0;
+  uint32_t last_update_psn_ = 0;  // kRtt: the sender's next PSN at the last update
   uint64_t updates_ = 0;
 };
 

@@ -47,10 +47,26 @@ void Reader::ReadDcqcn(const Field& f, DcqcnParams& p) const {
 }
 
 void Reader::ReadTimely(const Field& f, TimelyParams& p) const {
-  const Map m =
-      ReadMap(f, {"preset", "segment", "rtt_serialization", "ewma_alpha", "t_low", "t_high",
-                  "hai_thresh", "hai_multiplier", "beta", "max_decrease", "additive_increment",
-                  "min_rate", "max_rate", "min_rtt", "patched", "patched_beta", "patched_rtt_ref"});
+  const Map m = ReadMap(f, {"preset",
+                            "segment",
+                            "rtt_serialization",
+                            "ewma_alpha",
+                            "t_low",
+                            "t_high",
+                            "hai_thresh",
+                            "hai_multiplier",
+                            "beta",
+                            "max_decrease",
+                            "additive_increment",
+                            "min_rate",
+                            "max_rate",
+                            "min_rtt",
+                            "patched",
+                            "patched_beta",
+                            "patched_rtt_ref",
+                            "variant",
+                            "update",
+                            "pacing"});
   if (auto v = m.Get("preset")) {
     const auto serialization = p.serialization;
     const std::string preset = OneOf(*v, {"segment", "per_packet", "patched"});
@@ -58,6 +74,22 @@ void Reader::ReadTimely(const Field& f, TimelyParams& p) const {
         : preset == "per_packet" ? TimelyParams::PerPacket()
                                  : TimelyParams::Patched();
     p.serialization = serialization;
+  }
+  if (auto v = m.Get("variant"))
+    p.variant = OneOf(*v, {"seed", "paper"}) == "paper" ? TimelyParams::Variant::kPaper
+                                                        : TimelyParams::Variant::kSeed;
+  if (auto v = m.Get("update")) {
+    const std::string u = OneOf(*v, {"auto", "ack", "segment", "rtt"});
+    p.update = u == "ack"       ? TimelyParams::Update::kAck
+               : u == "segment" ? TimelyParams::Update::kSegment
+               : u == "rtt"     ? TimelyParams::Update::kRtt
+                                : TimelyParams::Update::kAuto;
+  }
+  if (auto v = m.Get("pacing")) {
+    const std::string u = OneOf(*v, {"auto", "packet", "segment"});
+    p.pacing = u == "packet"    ? TimelyParams::Pacing::kPacket
+               : u == "segment" ? TimelyParams::Pacing::kSegment
+                                : TimelyParams::Pacing::kAuto;
   }
   if (auto v = m.Get("segment")) p.segment_bytes = static_cast<uint32_t>(Size(*v, 0, 1 << 30));
   if (auto v = m.Get("rtt_serialization")) {
