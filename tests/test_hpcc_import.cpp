@@ -25,6 +25,26 @@ Scenario ImportAndLoad(const std::string& config, std::string* text = nullptr) {
   return LoadScenario(out, {}, std::nullopt);
 }
 
+// A copy of the reference config in the test's temporary directory with
+// another topology file (of bench/hpcc/) and CC_MODE line; the paths become
+// absolute so the flow file is still found. Returns its path.
+std::string VariantOfReference(const std::string& topology, const std::string& cc_mode_line) {
+  std::ifstream in(kConfig);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string config = text.str();
+  const std::string dir = std::string(ROCESIM_SOURCE_DIR) + "/bench/hpcc/";
+  const auto replace = [&](const std::string& from, const std::string& to) {
+    config.replace(config.find(from), from.size(), to);
+  };
+  replace("TOPOLOGY_FILE fattree_k8.txt", "TOPOLOGY_FILE " + dir + topology);
+  replace("FLOW_FILE flow_k8", "FLOW_FILE " + dir + "flow_k8");
+  replace("CC_MODE 1", cc_mode_line);
+  const std::string path = ::testing::TempDir() + "/variant_config.txt";
+  std::ofstream(path) << config;
+  return path;
+}
+
 TEST(HpccImport, ReferenceConfigCarriesEveryKeySetting) {
   std::string text;
   const Scenario sc = ImportAndLoad(kConfig, &text);
@@ -65,23 +85,18 @@ TEST(HpccImport, ReferenceConfigCarriesEveryKeySetting) {
 // The HPCC simulator's PFC threshold doubles alpha per doubling of a port's
 // rate over the NICs': fat320's 400G switch ports get 1/2 (1/8 at 100G).
 TEST(HpccImport, AlphaDoublesWithPortRate) {
-  std::ifstream in(kConfig);
-  std::stringstream text;
-  text << in.rdbuf();
-  std::string config = text.str();
-  const std::string dir = std::string(ROCESIM_SOURCE_DIR) + "/bench/hpcc/";
-  const auto replace = [&](const std::string& from, const std::string& to) {
-    config.replace(config.find(from), from.size(), to);
-  };
-  replace("TOPOLOGY_FILE fattree_k8.txt", "TOPOLOGY_FILE " + dir + "fat320.txt");
-  replace("FLOW_FILE flow_k8", "FLOW_FILE " + dir + "flow_k8");
-  const std::string path = ::testing::TempDir() + "/alpha_config.txt";
-  std::ofstream(path) << config;
-  const Scenario sc = ImportAndLoad(path);
+  const Scenario sc = ImportAndLoad(VariantOfReference("fat320.txt", "CC_MODE 1"));
   EXPECT_DOUBLE_EQ(sc.sw.alpha, 1.0 / 8);
   ASSERT_EQ(sc.sw.alpha_by_rate.size(), 1u);
   EXPECT_EQ(sc.sw.alpha_by_rate[0].rate_bps, 400'000'000'000);
   EXPECT_DOUBLE_EQ(sc.sw.alpha_by_rate[0].alpha, 0.5);
+}
+
+// HPCC mode: the simulator's INT header travels in every data packet.
+TEST(HpccImport, HpccModeCarriesIntBytes) {
+  const Scenario sc = ImportAndLoad(VariantOfReference("fattree_k8.txt", "CC_MODE 3"));
+  EXPECT_EQ(sc.host.cc, CcKind::kHpcc);
+  EXPECT_EQ(sc.host.hpcc.int_bytes, 42);
 }
 
 TEST(HpccImport, UnsupportedSettingsAreErrorsNamingTheLine) {

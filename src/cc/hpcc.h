@@ -69,6 +69,11 @@ struct HpccParams {
   int64_t min_rate_bps = 1'000'000'000;
   // U before the first measurement (simulator: hp.u = 1).
   double initial_u = 1.0;
+  // Bytes of INT header every data frame of an HPCC QP carries on the wire
+  // (0: INT is modelled as free side data). The HPCC simulator reserves room
+  // for 5 hops of 8 bytes plus 2 bytes of header in every packet: 42, the
+  // paper's ~5% overhead on long flows at 1000-byte payloads.
+  int int_bytes = 0;
 };
 
 class Hpcc : public CongestionControl {

@@ -160,7 +160,7 @@ PktId Nic::MakeDataPacket(Fabric& f, Flow& flow) {
   pkt.type = PktType::kData;
   pkt.payload =
       psn + 1 == flow.packets ? flow.last_payload : static_cast<uint32_t>(cfg_->mtu_bytes);
-  pkt.size = pkt.payload + static_cast<uint32_t>(cfg_->header_bytes);
+  pkt.size = pkt.payload + static_cast<uint32_t>(cfg_->header_bytes) + flow.int_bytes;
   pkt.priority = flow.priority;
   pkt.dscp = cfg_->dscp_of_priority[flow.priority];
   pkt.ecn = cfg_->ecn_capable && flow.cc.ect ? kEct0 : kNotEct;

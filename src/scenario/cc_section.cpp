@@ -131,7 +131,8 @@ void Reader::ReadDctcp(const Field& f, DctcpParams& p) const {
 }
 
 void Reader::ReadHpcc(const Field& f, HpccParams& p) const {
-  const Map m = ReadMap(f, {"eta", "max_stage", "rate_ai", "min_rate"});
+  const Map m = ReadMap(f, {"eta", "max_stage", "rate_ai", "min_rate", "int_bytes"});
+  if (auto v = m.Get("int_bytes")) p.int_bytes = IntField(*v, 0, 1024);
   if (auto v = m.Get("eta")) p.eta = Fraction(*v, 0, false, 1);
   if (auto v = m.Get("max_stage")) p.max_stage = IntField(*v, 0, 1000);
   if (auto v = m.Get("rate_ai")) p.rate_ai_bps = Rate(*v);

@@ -236,6 +236,9 @@ std::string ImportHpccConfig(const std::string& config_path, const std::string& 
     if (c.Has("MI_THRESH")) line(fmt::format("    max_stage: {}", c.Str("MI_THRESH")));
     if (c.Has("RATE_AI")) line(fmt::format("    rate_ai: {}", c.Rate("RATE_AI")));
     if (!min_rate.empty()) line(fmt::format("    min_rate: {}", min_rate));
+    line(
+        "    int_bytes: 42   # the simulator's INT header in every data packet: 5 hops x 8 B + 2 "
+        "B");
   } else if (cc == "dctcp") {
     line("  dctcp:");
     line("    mode: rate   # the HPCC simulator's DCTCP is rate based");

@@ -229,7 +229,10 @@ void Simulation::BuildFlows() {
     if (IsLocalHost(fl.src)) f.cc[fl.id] = MakeCongestionControl(kind, host);
     fl.sends_cnps = UsesCnps(kind, host);
     fl.cc.base_rtt = BaseRtt(fl);
-    if (NeedsInt(kind)) f.int_enabled = true;
+    if (NeedsInt(kind)) {
+      f.int_enabled = true;
+      fl.int_bytes = static_cast<uint16_t>(host.hpcc.int_bytes);
+    }
   }
   // Arrivals are a cursor over flows sorted by start time: one pending event,
   // however many flows the workload has.

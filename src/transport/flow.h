@@ -29,6 +29,7 @@ struct Flow {
   Time start = 0;
   uint8_t priority = 3;
   uint16_t sport = 0;      // UDP source port: the QP's ECMP entropy
+  uint16_t int_bytes = 0;  // INT header bytes on each data frame (hpcc.int_bytes)
   uint64_t data_key = 0;   // ECMP five-tuple key of data packets (src -> dst)
   uint64_t reply_key = 0;  // ... and of ACK / NAK / CNP (dst -> src)
   uint32_t packets = 0;    // ceil(size / mtu)

@@ -1,8 +1,9 @@
 // A flow's start rate and open-loop rate cap (traffic `start_rate`,
 // `max_rate`; scenario.h FlowSpec): read on every traffic type, applied by
 // the NIC at the flow's start (net/nic.cpp StartFlow) and to every rate
-// congestion control sets afterwards. And the window cap of rate-based
-// algorithms (host.window: bdp, the HPCC paper's DCQCN+w and TIMELY+w).
+// congestion control sets afterwards. The window cap of rate-based
+// algorithms (host.window: bdp, the HPCC paper's DCQCN+w and TIMELY+w). And
+// HPCC's INT bytes on the wire (host.hpcc.int_bytes).
 #include <gtest/gtest.h>
 
 #include "scenario/scenario_reader.h"
@@ -188,6 +189,25 @@ traffic: [{type: incast, senders: "1-8", receiver: 0, size: 1MB}]
   EXPECT_EQ(none, 0);
   EXPECT_LE(capped, 8 * bdp * 1062 / 1000);  // 8 windows of frames (payload + headers)
   EXPECT_LT(capped, uncapped / 2);
+}
+
+// HPCC's INT header on the wire: a lone 1 MB HPCC flow at line rate sends
+// 1000 + 62 + 42 (+ 20 IFG) bytes per packet instead of 1082, so it takes
+// 1124 / 1082 = 1.039 times as long (the HPCC paper's ~4-5% overhead).
+TEST(HpccIntBytes, IntHeaderLengthensEveryDataFrame) {
+  auto fct = [](const std::string& int_bytes) {
+    const test::SimRun r =
+        test::RunYaml(std::string(kStar) + "host: {cc: hpcc, hpcc: {int_bytes: " + int_bytes + R"(}}
+traffic:
+  - type: flows
+    flows: [{src: 1, dst: 0, size: 10MB}]
+)");
+    const Flow& fl = r.fabric().flows[0];
+    EXPECT_TRUE(fl.Finished());
+    return static_cast<double>(fl.finish - fl.start);
+  };
+  const double ratio = fct("42") / fct("0");
+  EXPECT_NEAR(ratio, 1124.0 / 1082.0, 0.005);
 }
 
 }  // namespace
