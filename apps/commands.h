@@ -19,7 +19,8 @@ struct RunOptions {
   uint32_t threads = 1;  // partitions on this machine (sim/partitioned_run.h)
 };
 int RunCommand(const RunOptions& options);
-// `rocesim report|compare ...`: execs python/rocesim_report.py (argv[1] is the command).
+// `rocesim report|compare ...`: execs python/rocesim_report.py (argv[1] is the
+// command); `rocesim validate ...`: validation/validate.py with --bin this binary.
 int RunPythonTool(int argc, char** argv);
 // `rocesim import-hpcc CONFIG -o SCENARIO.yaml`.
 int ImportHpccCommand(const std::string& config, const std::string& out);

@@ -26,7 +26,8 @@ int main(int argc, char** argv) {
   // The Python commands take their own arguments (and --help); dispatch them
   // before CLI11 parses anything. They are still declared below so that
   // `rocesim --help` lists them.
-  if (argc >= 2 && (std::strcmp(argv[1], "report") == 0 || std::strcmp(argv[1], "compare") == 0))
+  if (argc >= 2 && (std::strcmp(argv[1], "report") == 0 || std::strcmp(argv[1], "compare") == 0 ||
+                    std::strcmp(argv[1], "validate") == 0))
     return RunPythonTool(argc, argv);
 
   CLI::App app{"rocesim: a packet-level simulator of RoCEv2 / RDMA datacenter fabrics"};
@@ -55,6 +56,11 @@ int main(int argc, char** argv) {
   app.add_subcommand("compare",
                      "Compare results directories (or a sweep): table, compare.csv, "
                      "compare.html, overlaid plots")
+      ->allow_extras();
+  app.add_subcommand("validate",
+                     "Reproduce published results (DCTCP, TIMELY, dynamic threshold, congestion "
+                     "spreading, watchdogs) and write a page comparing them "
+                     "(validation/validate.py; --quick, --out DIR)")
       ->allow_extras();
   std::string config, import_out;
   CLI::App* import = app.add_subcommand(

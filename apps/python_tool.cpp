@@ -1,8 +1,8 @@
-// `rocesim report DIR` and `rocesim compare DIR...` are plotting commands
-// written in Python (python/rocesim_report.py, matplotlib): this finds the
-// script and a python3 that can import matplotlib and numpy, and execs it
-// with the remaining arguments, so the script's exit status and --help are
-// the command's own.
+// `rocesim report DIR`, `rocesim compare DIR...` and `rocesim validate` are
+// written in Python (python/rocesim_report.py and validation/validate.py,
+// matplotlib): this finds the script and a python3 that can import
+// matplotlib and numpy, and execs it with the remaining arguments, so the
+// script's exit status and --help are the command's own.
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -26,8 +26,10 @@ namespace {
 extern "C" char** environ;
 
 // The plotting script: $ROCESIM_PYTHON_DIR/rocesim_report.py (an installed or
-// relocated copy), else the source tree's python/ directory.
-std::string ReportScript() {
+// relocated copy), else the source tree's python/ directory; for `validate`
+// the source tree's validation/validate.py.
+std::string ToolScript(const std::string& command) {
+  if (command == "validate") return ROCESIM_SOURCE_DIR "/validation/validate.py";
   const char* dir = std::getenv("ROCESIM_PYTHON_DIR");
   const std::string base = dir != nullptr && *dir != '\0' ? dir : ROCESIM_SOURCE_DIR "/python";
   return base + "/rocesim_report.py";
@@ -65,12 +67,13 @@ Probe ProbePython(const std::string& python) {
 }  // namespace
 
 int RunPythonTool(int argc, char** argv) {
-  const std::string script = ReportScript();
+  const std::string command = argv[1];
+  const bool validate = command == "validate";
+  const std::string script = ToolScript(command);
   if (!std::filesystem::is_regular_file(script)) {
-    fmt::print(stderr,
-               "rocesim: error: cannot find the plotting script {} (set ROCESIM_PYTHON_DIR to "
-               "the directory holding rocesim_report.py)\n",
-               script);
+    fmt::print(stderr, "rocesim: error: cannot find the script {}{}\n", script,
+               validate ? " (the validation suite runs from a source tree)"
+                        : " (set ROCESIM_PYTHON_DIR to the directory holding rocesim_report.py)");
     return 1;
   }
   std::vector<std::string> candidates;
@@ -107,7 +110,18 @@ int RunPythonTool(int argc, char** argv) {
     return 1;
   }
   std::vector<char*> args = {python.data(), const_cast<char*>(script.c_str())};
-  for (int i = 1; i < argc; ++i) args.push_back(argv[i]);
+  // The report script takes the command as its first argument; validate.py
+  // takes only its options, and runs this very binary.
+  std::string self;
+  for (int i = validate ? 2 : 1; i < argc; ++i) args.push_back(argv[i]);
+  if (validate) {
+    std::error_code ec;
+    self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+    if (!ec) {
+      args.push_back(const_cast<char*>("--bin"));
+      args.push_back(self.data());
+    }
+  }
   args.push_back(nullptr);
   std::fflush(stdout);
   execvp(python.c_str(), args.data());
