@@ -274,6 +274,60 @@ def storm_watchdogs(suite):
 
 
 # ---------------------------------------------------------------------------
+# Seed 003's transport livelock and flooding deadlock (SIGCOMM'16 §4.1-4.2;
+# expected.md §8a-b), on the shipped examples.
+def livelock_deadlock(suite):
+    case = "livelock_deadlock"
+    livelock = os.path.join(ROOT, "examples", "livelock.yaml")
+    # Every 256th frame lost; a NAK comes back 4.273 us after the lost frame,
+    # so W = 49 frames are wasted per loss: go-back-N delivers 206 of every
+    # 256 frames, slowdown 1.24. Go-back-0 restarts the 4,000-packet message
+    # from packet 0 and never gets past the 255th: no progress at line rate.
+    gbn = suite.run("livelock_gbn", scenario=livelock, sets=("host.loss_recovery=go_back_n",))
+    slowdown = float(read_csv(os.path.join(gbn, "flows.csv"))[0]["slowdown"])
+    suite.add("Livelock", "go-back-N, 1/256 lost: slowdown", 1.24, round(slowdown, 3), "±0.03",
+              within(slowdown, 1.24, abs_=0.03))
+    gb0 = suite.run("livelock_gb0", scenario=livelock, sets=("host.loss_recovery=go_back_0",))
+    s = summary(gb0)
+    payload_mb = s["conservation"]["injected_payload_bytes"] / 1e6
+    suite.add("Livelock", "go-back-0: messages completed in 5 ms", 0, s["flows"]["completed"], "= 0",
+              s["flows"]["completed"] == 0)
+    suite.add("Livelock", "go-back-0: payload sent in 5 ms (MB, line rate)", 57.8,
+              round(payload_mb, 2), ">= 95%", payload_mb >= 0.95 * 57.8)
+    # Flooding to dead servers closes a cycle of pauses; dropping lossless
+    # packets of unknown MACs instead prevents it and the live flows finish,
+    # each no sooner than its bound (1.53 ms for the two beside a doomed QP
+    # at their NIC, the 0.87 ms ideal for the others).
+    deadlock = os.path.join(ROOT, "examples", "deadlock-flooding.yaml")
+    flood = summary(suite.run("deadlock_flood", scenario=deadlock))
+    suite.add("Flooding deadlock", "unknown_unicast flood: cycle reported", "yes",
+              "yes" if flood["deadlocks"] else "no", "yes", bool(flood["deadlocks"]))
+    drop_dir = suite.run("deadlock_drop", scenario=deadlock, sets=("switch.unknown_unicast=drop",))
+    drop = summary(drop_dir)
+    live = [r for r in read_csv(os.path.join(drop_dir, "flows.csv")) if r["tag"] == "live"]
+    fcts = {(int(r["src"]), int(r["dst"])): int(r["fct_ps"]) / 1e9 if r["fct_ps"] else float("inf")
+            for r in live}
+    bounds = {(0, 4): 1.53, (4, 0): 1.53, (1, 5): 0.87, (5, 1): 0.87}
+    ok = not drop["deadlocks"] and all(bounds[k] <= fcts[k] <= 3 * bounds[k] for k in bounds)
+    suite.add("Flooding deadlock", "drop instead: no cycle, live FCTs (ms)",
+              "none; >= 1.53, 1.53, 0.87, 0.87",
+              ("none; " if not drop["deadlocks"] else "cycle; ")
+              + ", ".join(f"{fcts[k]:.2f}" for k in bounds), "bound .. 3 x bound", ok)
+    fig, ax = plt.subplots(figsize=(6, 2.6))
+    names = [f"{a}->{b}" for a, b in bounds]
+    ax.bar(names, [fcts[k] for k in bounds], color="C0", label="rocesim (drop)")
+    ax.scatter(names, [bounds[k] for k in bounds], color="r", marker="_", s=500,
+               label="lower bound")
+    label_axes(ax, "live flows with unknown_unicast: drop", "", "FCT (ms)")
+    suite.figure(case, "Transport livelock and flooding deadlock (SIGCOMM'16 §4.1-4.2, seed 003)",
+                 "examples/livelock.yaml: a 4 MB message, every 256th frame lost: go-back-N "
+                 "wastes the 49 frames in flight per loss (slowdown 1.24); go-back-0 never "
+                 "completes while the link runs at line rate. examples/deadlock-flooding.yaml: "
+                 "flooding lossless packets to dead servers deadlocks the Clos; dropping them "
+                 "instead lets the live flows finish, no sooner than their bounds.", fig)
+
+
+# ---------------------------------------------------------------------------
 # TIMELY's fixed points (CoNEXT'16 §4, expected.md §2).
 def timely_fixed_points(suite):
     case = "timely"
@@ -575,6 +629,7 @@ def main():
         dynamic_threshold(suite)
         storm_watchdogs(suite)
         congestion_spreading(suite)
+        livelock_deadlock(suite)
         timely_fixed_points(suite)
         if not args.quick:
             dcqcn_fluid(suite)
