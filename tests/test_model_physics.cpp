@@ -699,3 +699,35 @@ traffic: [{type: flows, flows: [{src: 0, dst: 1, size: 4MB}]}]
 
 }  // namespace
 }  // namespace rocesim
+
+namespace rocesim {
+namespace {
+
+// A retransmission timeout that fires while the first copies and their ACKs
+// are still on the wire (here a 5 us RTO against a 16-to-1 incast's queueing
+// delay) rewinds go-back-N's snd_nxt to snd_una; the ACKs that then arrive
+// must carry snd_nxt forward with snd_una, or a QP whose rate was cut resends
+// data already delivered, slower than the ACKs came (a TIMELY QP at its
+// floor rate once took over 60 ms for a 6.5 MB flow this way).
+TEST(Transport, AckAfterSpuriousTimeoutNeverLeavesSndNxtBehind) {
+  const Scenario sc = ParseScenarioText(R"(duration: 20ms
+topology: {type: star, hosts: 17, host_link: {rate: 100Gbps, delay: 1us}}
+switch: {buffer: 32MB}
+host: {cc: timely, rto: 5us, timely: {preset: per_packet}}
+traffic: [{type: incast, senders: "1-16", receiver: 0, size: 1MB}]
+)",
+                                        "rto.yaml", "", {}, std::nullopt);
+  Simulation sim(sc);
+  const Fabric& f = sim.fabric();
+  for (Time t = 0; t < 2 * kMillisecond; t += 100 * kNanosecond) {
+    sim.Advance(t);
+    for (const Flow& fl : f.flows)
+      ASSERT_GE(fl.snd_nxt, fl.snd_una) << "flow " << fl.id << " at " << t << " ps";
+  }
+  sim.Advance(sc.duration);
+  EXPECT_GT(f.counters.timeouts, 0u) << "the RTO must fire for this test to mean much";
+  EXPECT_EQ(f.flows_finished, f.flows.size());
+}
+
+}  // namespace
+}  // namespace rocesim

@@ -379,6 +379,9 @@ void Nic::OnAck(Fabric& f, PktId id) {
     newly_acked = PayloadBetween(flow, flow.snd_una, pkt.psn);
     flow.snd_una = pkt.psn;
     flow.rto_deadline = f.now + cfg_->rto;
+    // A timeout rewound snd_nxt while the first copies were still on their
+    // way: what this ACK covers is delivered and is not sent again.
+    if (flow.snd_nxt < flow.snd_una) flow.snd_nxt = flow.snd_una;
   }
   const CcState::AckCalls calls = flow.cc.ack_calls;
   if (calls == CcState::AckCalls::kAll || (calls == CcState::AckCalls::kEcnEcho && pkt.ecn_echo)) {
@@ -408,6 +411,7 @@ void Nic::OnNak(Fabric& f, PktId id) {
   Flow& flow = f.flows[pkt.flow];
   if (flow.Finished()) return;
   if (pkt.psn > flow.snd_una) flow.snd_una = pkt.psn;
+  if (flow.snd_nxt < flow.snd_una) flow.snd_nxt = flow.snd_una;  // as in OnAck
   RunCc(f, flow, [&](CongestionControl& cc, CcState& s) { cc.OnNack(f.now, s); });
   if (cfg_->loss_recovery == LossRecovery::kGoBack0) {
     RestartMessage(f, flow);
