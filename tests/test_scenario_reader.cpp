@@ -230,6 +230,23 @@ TEST(ScenarioReader, AlphaByRate) {
   EXPECT_DOUBLE_EQ(s.sw.alpha_by_rate[1].alpha, 0.5);
 }
 
+// Names and tags end up in summary.json and the CSVs: bytes that are not
+// UTF-8 are a scenario error naming the field, not a JSON library's message
+// at the end of the run. Valid multi-byte text passes.
+TEST(ScenarioReaderErrors, TextMustBeUtf8) {
+  const std::string bad = ErrorOf("name: bad\xff\n" + std::string(kMinimal));
+  EXPECT_NE(bad.find("x.yaml:1:7: name: expected UTF-8 text, got the byte 0xFF at position 4"),
+            std::string::npos)
+      << bad;
+  const std::string overlong = ErrorOf(std::string(kMinimal) +
+                                       "traffic: [{type: incast, senders: [1], receiver: 0, "
+                                       "size: 1KB, tag: \"a\xc0\xaf\"}]\n");
+  EXPECT_NE(overlong.find("traffic.0.tag: expected UTF-8 text"), std::string::npos) << overlong;
+  EXPECT_EQ(
+      Parse("name: \"r\xc3\xa9seau \xe2\x86\x92 \xf0\x9f\x9a\x80\"\n" + std::string(kMinimal)).name,
+      "r\xc3\xa9seau \xe2\x86\x92 \xf0\x9f\x9a\x80");
+}
+
 TEST(ScenarioReader, HeadroomAuto) {
   EXPECT_EQ(Parse(std::string(kMinimal) + "switch: {pfc: {headroom: auto}}").sw.pfc.headroom_bytes,
             -1);

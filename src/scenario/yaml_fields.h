@@ -130,7 +130,8 @@ class Reader {
   }
   uint64_t Uint64(const Field& f) const;
   bool Bool(const Field& f) const;
-  std::string String(const Field& f) const { return Scalar(f, "a string"); }
+  // Text (names, tags): UTF-8 only, since it ends up in summary.json and the CSVs.
+  std::string String(const Field& f) const;
   Time TimeValue(const Field& f, Time min) const;
   int64_t Rate(const Field& f) const;
   // A traffic entry's start_rate: a rate, or "fair" (kFairStartRate).
