@@ -3,9 +3,13 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <stdexcept>
 #include <thread>
 
 #include "apps/commands.h"
@@ -80,6 +84,21 @@ void PrintSummary(const nlohmann::json& s, const std::string& dir) {
 
 }  // namespace
 
+// Fails now, before the simulation, if the results directory cannot take a
+// file (read-only, full, not a directory): better than after an hour's run.
+void CheckWritable(const std::string& dir) {
+  const std::filesystem::path probe = std::filesystem::path(dir) / ".rocesim-write-probe";
+  std::ofstream out(probe);
+  if (out) out << "x";
+  if (out) out.close();
+  const int err = errno;
+  std::error_code ignored;
+  std::filesystem::remove(probe, ignored);
+  if (!out)
+    throw std::runtime_error(
+        fmt::format("cannot write to the results directory {}: {}", dir, std::strerror(err)));
+}
+
 int RunCommand(const RunOptions& o) {
   const Scenario scenario = LoadScenario(o.file, o.sets, o.seed);
   std::string out_dir = o.out_dir;
@@ -90,7 +109,10 @@ int RunCommand(const RunOptions& o) {
   std::unique_ptr<RankExchange> ranks = MakeMpiRankExchange();
   const bool writer = !ranks || ranks->Rank() == 0;
   const bool quiet = o.quiet || !writer;
-  if (writer) std::filesystem::create_directories(out_dir);
+  if (writer) {
+    std::filesystem::create_directories(out_dir);
+    CheckWritable(out_dir);
+  }
   Progress progress(scenario.duration, !quiet && isatty(STDERR_FILENO));
   auto update = [&](Time now, uint64_t ev) { progress.Update(now, ev); };
   if (o.threads <= 1 && !ranks) {

@@ -218,3 +218,41 @@ TEST_F(CliTest, QuickstartRunsLossless) {
 
 }  // namespace
 }  // namespace rocesim
+
+namespace rocesim {
+namespace {
+
+// Results are written as carefully as they are computed: a file that cannot
+// be written in full (here: /dev/full, a disk with no space) fails the run,
+// naming the file, whether it is written at the end (flows.csv) or during
+// the run (a monitor's queues.csv; merged from partitions with threads).
+TEST_F(CliTest, AFullDiskFailsTheRunNamingTheFile) {
+  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
+  const std::string scenario = Write("tiny.yaml", kTiny);
+  for (const char* name : {"flows.csv", "queues.csv"}) {
+    for (const char* threads : {"", " --threads 2"}) {
+      const std::string out = dir_ + "full_" + name + (*threads ? "_t" : "");
+      std::filesystem::create_directories(out);
+      std::filesystem::create_symlink("/dev/full", out + "/" + name);
+      const CliResult r = RunCli("run '" + scenario + "' -q --set monitors.interval=10us -o '" +
+                                 out + "'" + threads);
+      EXPECT_FALSE(r.crashed) << r.output;
+      EXPECT_NE(r.exit_code, 0) << name << threads << ": " << r.output;
+      EXPECT_NE(r.output.find(std::string("cannot write ") + out + "/" + name), std::string::npos)
+          << r.output;
+    }
+  }
+}
+
+// A results directory that cannot take a file is reported before the run.
+TEST_F(CliTest, AnUnwritableResultsDirectoryFailsBeforeSimulating) {
+  const CliResult r = RunCli("run '" + Write("tiny.yaml", kTiny) + "' -o /proc");
+  EXPECT_FALSE(r.crashed) << r.output;
+  EXPECT_NE(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("cannot write to the results directory /proc"), std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("flows"), std::string::npos) << "it simulated first: " << r.output;
+}
+
+}  // namespace
+}  // namespace rocesim

@@ -1,8 +1,11 @@
 #include "stats/monitor.h"
 
+#include <fmt/format.h>
+
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
+#include <utility>
 
 #include "net/fabric.h"
 
@@ -19,7 +22,7 @@ std::FILE* OpenCsv(const std::string& path, const char* header) {
 
 Monitor::Monitor(const MonitorConfig& cfg, const std::string& dir, size_t num_nodes,
                  bool input_queues)
-    : watched_(num_nodes, cfg.nodes.empty()), interval_(cfg.interval) {
+    : dir_(dir), watched_(num_nodes, cfg.nodes.empty()), interval_(cfg.interval) {
   for (int n : cfg.nodes) watched_.at(static_cast<size_t>(n)) = true;
   queues_ = OpenCsv(dir + "/queues.csv", "time_ps,node,port,priority,bytes\n");
   ports_ =
@@ -156,11 +159,17 @@ void Monitor::SampleFlows(const Fabric& f) {
 }
 
 void Monitor::Finish(const Fabric& /*f*/) {
-  std::fflush(rates_);
-  std::fflush(queues_);
-  std::fflush(ports_);
-  std::fflush(counters_);
-  if (input_queues_) std::fflush(input_queues_);
+  // Every row reached its file, or the run fails naming it (a full disk
+  // shows only when the buffers are flushed).
+  const std::pair<std::FILE*, const char*> files[] = {{rates_, "rates.csv"},
+                                                      {queues_, "queues.csv"},
+                                                      {ports_, "ports.csv"},
+                                                      {counters_, "counters.csv"},
+                                                      {input_queues_, "input_queues.csv"}};
+  for (const auto& [file, name] : files)
+    if (file != nullptr && (std::fflush(file) != 0 || std::ferror(file)))
+      throw std::runtime_error(
+          fmt::format("cannot write {}/{}: {}", dir_, name, std::strerror(errno)));
 }
 
 }  // namespace rocesim

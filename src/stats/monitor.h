@@ -68,6 +68,7 @@ class Monitor {
                      const PortSample& last, Time paused, PortId port, size_t k);
   static Time PausedSoFar(const Port& p, Time now);
 
+  std::string dir_;  // where the files are (for error messages)
   std::FILE* queues_ = nullptr;
   std::FILE* ports_ = nullptr;
   std::FILE* rates_ = nullptr;

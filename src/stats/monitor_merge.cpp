@@ -58,6 +58,8 @@ void MergeOne(const std::vector<std::string>& part_dirs, const std::string& dir,
     live[best] = static_cast<bool>(std::getline(in[best], head[best]));
     if (live[best]) key[best] = RowKey(head[best], file.key_fields);
   }
+  out.close();  // a full disk fails here, at the flush
+  if (!out) throw std::runtime_error("cannot write " + out_path + ": " + std::strerror(errno));
 }
 }  // namespace
 

@@ -16,10 +16,14 @@
 namespace rocesim {
 
 namespace {
-std::ofstream OpenOut(const std::string& path) {
-  std::ofstream out(path);
+// Writes `text` to `path` and checks that it got there: the open, every
+// write and the close (a full disk fails only at the flush), so a results
+// file is never silently empty or cut short.
+void WriteFile(const std::string& path, std::string_view text) {
+  std::ofstream out(path, std::ios::binary);
+  if (out) out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  if (out) out.close();
   if (!out) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
-  return out;
 }
 double Slowdown(const Flow& fl) {
   return static_cast<double>(fl.finish - fl.start) / static_cast<double>(fl.ideal_fct);
@@ -122,34 +126,36 @@ nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
 void WriteResults(const Simulation& sim, const RunStats& stats, const std::string& dir) {
   const Fabric& f = sim.fabric();
   {
-    std::ofstream out = OpenOut(dir + "/flows.csv");
-    out << "id,src,dst,size_bytes,start_ps,finish_ps,fct_ps,ideal_fct_ps,slowdown,cc,tag,"
-           "ecn_marked,cnps,size_bucket\n";
+    fmt::memory_buffer out;
+    fmt::format_to(std::back_inserter(out),
+                   "id,src,dst,size_bytes,start_ps,finish_ps,fct_ps,ideal_fct_ps,slowdown,cc,tag,"
+                   "ecn_marked,cnps,size_bucket\n");
     for (const Flow& fl : f.flows) {
       const std::string tail =
           fmt::format("{},{},{},{},{}", CcName(sim.flow_cc()[fl.id]), sim.flow_tags()[fl.id],
                       fl.ecn_marked, fl.cnps_received, SizeBucket(fl.size_bytes));
       if (fl.Finished()) {
-        out << fmt::format("{},{},{},{},{},{},{},{},{:.6f},{}\n", fl.id, fl.src, fl.dst,
-                           fl.size_bytes, fl.start, fl.finish, fl.finish - fl.start, fl.ideal_fct,
-                           Slowdown(fl), tail);
+        fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{},{:.6f},{}\n", fl.id,
+                       fl.src, fl.dst, fl.size_bytes, fl.start, fl.finish, fl.finish - fl.start,
+                       fl.ideal_fct, Slowdown(fl), tail);
       } else {
-        out << fmt::format("{},{},{},{},{},,,{},,{}\n", fl.id, fl.src, fl.dst, fl.size_bytes,
-                           fl.start, fl.ideal_fct, tail);
+        fmt::format_to(std::back_inserter(out), "{},{},{},{},{},,,{},,{}\n", fl.id, fl.src, fl.dst,
+                       fl.size_bytes, fl.start, fl.ideal_fct, tail);
       }
     }
+    WriteFile(dir + "/flows.csv", std::string_view(out.data(), out.size()));
   }
-  OpenOut(dir + "/summary.json") << BuildSummary(sim, stats).dump(2) << "\n";
+  WriteFile(dir + "/summary.json", BuildSummary(sim, stats).dump(2) + "\n");
   const Scenario& sc = sim.scenario();
   if (!sc.faults.empty() || sc.sw.watchdog.enabled || sc.host.watchdog.enabled ||
       sc.monitors.deadlock.enabled) {
     // The ops log (src/ops/ops_log.h): faults and watchdog actions in time order.
-    std::ofstream out = OpenOut(dir + "/events.csv");
-    out << "time_ps,node,port,priority,event\n";
+    std::string out = "time_ps,node,port,priority,event\n";
     for (const OpsEvent& e : f.ops.events)
-      out << fmt::format("{},{},{},{},{}\n", e.time, e.node, e.port, e.priority, e.event);
+      out += fmt::format("{},{},{},{},{}\n", e.time, e.node, e.port, e.priority, e.event);
+    WriteFile(dir + "/events.csv", out);
   }
-  OpenOut(dir + "/scenario.yaml") << sim.scenario().yaml_as_run << "\n";
+  WriteFile(dir + "/scenario.yaml", sim.scenario().yaml_as_run + "\n");
 }
 
 }  // namespace rocesim
