@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "apps/commands.h"
+#include "core/checked_write.h"
 #include "scenario/hpcc_config_import.h"
 
 namespace rocesim {
@@ -14,9 +15,7 @@ int ImportHpccCommand(const std::string& config, const std::string& out) {
   const std::string yaml = ImportHpccConfig(config, out);
   const std::filesystem::path dir = std::filesystem::path(out).parent_path();
   if (!dir.empty()) std::filesystem::create_directories(dir);
-  std::ofstream file(out);
-  if (!file) throw std::runtime_error(fmt::format("cannot write '{}'", out));
-  file << yaml;
+  WriteFileChecked(out, yaml);
   fmt::print("wrote {}; run it with: rocesim run {}\n", out, out);
   return 0;
 }

@@ -10,21 +10,13 @@
 #include <stdexcept>
 
 #include "cc/cc_factory.h"
+#include "core/checked_write.h"
 #include "stats/slowdown_stats.h"
 #include "workload/generators.h"
 
 namespace rocesim {
 
 namespace {
-// Writes `text` to `path` and checks that it got there: the open, every
-// write and the close (a full disk fails only at the flush), so a results
-// file is never silently empty or cut short.
-void WriteFile(const std::string& path, std::string_view text) {
-  std::ofstream out(path, std::ios::binary);
-  if (out) out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  if (out) out.close();
-  if (!out) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
-}
 double Slowdown(const Flow& fl) {
   return static_cast<double>(fl.finish - fl.start) / static_cast<double>(fl.ideal_fct);
 }
@@ -143,9 +135,9 @@ void WriteResults(const Simulation& sim, const RunStats& stats, const std::strin
                        fl.size_bytes, fl.start, fl.ideal_fct, tail);
       }
     }
-    WriteFile(dir + "/flows.csv", std::string_view(out.data(), out.size()));
+    WriteFileChecked(dir + "/flows.csv", std::string_view(out.data(), out.size()));
   }
-  WriteFile(dir + "/summary.json", BuildSummary(sim, stats).dump(2) + "\n");
+  WriteFileChecked(dir + "/summary.json", BuildSummary(sim, stats).dump(2) + "\n");
   const Scenario& sc = sim.scenario();
   if (!sc.faults.empty() || sc.sw.watchdog.enabled || sc.host.watchdog.enabled ||
       sc.monitors.deadlock.enabled) {
@@ -153,9 +145,9 @@ void WriteResults(const Simulation& sim, const RunStats& stats, const std::strin
     std::string out = "time_ps,node,port,priority,event\n";
     for (const OpsEvent& e : f.ops.events)
       out += fmt::format("{},{},{},{},{}\n", e.time, e.node, e.port, e.priority, e.event);
-    WriteFile(dir + "/events.csv", out);
+    WriteFileChecked(dir + "/events.csv", out);
   }
-  WriteFile(dir + "/scenario.yaml", sim.scenario().yaml_as_run + "\n");
+  WriteFileChecked(dir + "/scenario.yaml", sim.scenario().yaml_as_run + "\n");
 }
 
 }  // namespace rocesim

@@ -19,6 +19,8 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "core/checked_write.h"
+
 extern char** environ;
 
 namespace rocesim::sweep {
@@ -127,7 +129,7 @@ class Pool {
     {
       const nlohmann::json record = {
           {"index", pt.index}, {"name", pt.name}, {"base", base_}, {"overrides", sets}};
-      std::ofstream(partial / kPointFile) << record.dump(2) << "\n";
+      WriteFileChecked((partial / kPointFile).string(), record.dump(2) + "\n");
     }
     std::vector<std::string> args = {o_.exe, "run", base_, "-o", partial.string()};
     for (const std::string& s : sets) args.push_back("--set=" + s);
@@ -279,13 +281,7 @@ std::vector<PointOutcome> RunPoints(const SweepSpec& spec, const std::vector<Swe
 
 void WriteFileAtomically(const std::string& path, const std::string& text) {
   const std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    out << text;
-    out.flush();
-    if (!out)
-      throw std::runtime_error(fmt::format("cannot write {}: {}", tmp, std::strerror(errno)));
-  }
+  WriteFileChecked(tmp, text);
   fs::rename(tmp, path);
 }
 
