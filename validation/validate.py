@@ -254,6 +254,16 @@ def storm_watchdogs(suite):
         events = read_csv(os.path.join(result, "events.csv"))
         trig = [int(e["time_ps"]) / 1e6 for e in events if e["event"] == "watchdog_trigger"]
         found[who] = trig[0] if trig else float("nan")
+    # The storm's pause rate: XOFF at full quanta (65535 x 512 bit times =
+    # 335.5 us at 100G) renewed at half that, 5,961 frames/s; from 100 us to
+    # the 5 ms end that is floor(4900 / 167.77) + 1 = 30 frames.
+    result = suite.run("storm_rate", scenario=scenario, sets=("monitors.interval=100us",))
+    storm_pauses = sum(int(r["pause_sent"]) for r in read_csv(os.path.join(result, "counters.csv"))
+                       if r["node"] == "0" and r["kind"] == "host")
+    renew_us = 65535 * 512 / 100e3 / 2
+    expected_pauses = math.floor(4900 / renew_us) + 1
+    suite.add("Storm + watchdogs", "storming NIC's pause frames in 4.9 ms (5,961/s at 100G)",
+              expected_pauses, storm_pauses, "exact", storm_pauses == expected_pauses)
     # Storm at 100 us; the ToR sees the first XOFF 1 us (link) + 84 B (6.72 ns) later and
     # its watchdog triggers `detect` (1 ms) after; the NIC's triggers 1 ms after the storm.
     sw_expected = 100 + 1 + 84 * 8 / 100e3 + 1000
