@@ -58,8 +58,8 @@ int main(int argc, char** argv) {
                      "compare.html, overlaid plots")
       ->allow_extras();
   app.add_subcommand("validate",
-                     "Reproduce published results (DCTCP, TIMELY, dynamic threshold, congestion "
-                     "spreading, watchdogs) and write a page comparing them "
+                     "Reproduce published results (DCQCN, TIMELY, DCTCP and HPCC papers, dynamic "
+                     "threshold, ECMP, PFC failures) and write a page comparing them "
                      "(validation/validate.py; --quick, --out DIR)")
       ->allow_extras();
   std::string config, import_out;
