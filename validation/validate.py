@@ -83,6 +83,11 @@ def read_csv(path):
         return list(csv.DictReader(f))
 
 
+def example(name):
+    """The path of a shipped example scenario."""
+    return os.path.join(ROOT, "examples", name)
+
+
 def label_axes(ax, title, xlabel, ylabel):
     ax.set_title(title)
     ax.set_xlabel(xlabel)
@@ -179,7 +184,6 @@ host: {{cc: none}}
 traffic: [{{type: incast, senders: [{senders}], receiver: 0, size: 100MB}}]
 monitors: {{interval: 1us, start: 300us, end: 400us, nodes: [{hosts}]}}
 """,
-                sets=(),
             )
             q = [int(r["bytes"]) for r in read_csv(os.path.join(result, "queues.csv"))
                  if r["port"] == "0"]
@@ -195,8 +199,7 @@ monitors: {{interval: 1us, start: 300us, end: 400us, nodes: [{hosts}]}}
     ax.bar([x - 0.2 for x in xs], expected_bars, 0.4, label="alpha P / (1 + N alpha)")
     ax.bar([x + 0.2 for x in xs], measured_bars, 0.4, label="rocesim")
     ax.set_xticks(list(xs), labels, fontsize=7)
-    ax.set_ylabel("shared buffer per PG (KB)")
-    ax.legend(fontsize=7)
+    label_axes(ax, "", "", "shared buffer per PG (KB)")
     suite.figure(case, "Dynamic threshold (Choudhury & Hahne)",
                  "N senders overload one port of a 2 MB shared-buffer switch (lossy, no PFC): each "
                  "ingress priority group may take shared buffer while alpha x (free shared pool) "
@@ -209,7 +212,7 @@ monitors: {{interval: 1us, start: 300us, end: 400us, nodes: [{hosts}]}}
 # Seed 000 §1 congestion spreading (expected.md §4): the victim X's share.
 def congestion_spreading(suite):
     case = "congestion_spreading"
-    scenario = os.path.join(ROOT, "examples", "congestion-spreading.yaml")
+    scenario = example("congestion-spreading.yaml")
     c = 100e9
     goodput = 1000 / 1082  # payload share of the wire (MTU 1000, 62 B headers, 20 B IFG)
     rates = {}
@@ -232,8 +235,7 @@ def congestion_spreading(suite):
            label="rocesim")
     ax.axhline(pfc_expected, color="r", ls="--", label="C/6 (PFC's pause coupling)")
     ax.axhline(maxmin, color="g", ls="--", label="max-min 5C/6")
-    ax.set_ylabel("victim goodput (Gb/s)")
-    ax.legend(fontsize=7)
+    label_axes(ax, "", "", "victim goodput (Gb/s)")
     suite.figure(case, "Congestion spreading (seed 000 §1)",
                  "Five senders and F overload G; X shares only the inter-switch link with F. "
                  "Max-min gives X 5C/6; PFC alone pauses the whole priority on that link, so X "
@@ -246,7 +248,7 @@ def congestion_spreading(suite):
 # NIC pause storm and watchdogs (expected.md §8c): trigger times.
 def storm_watchdogs(suite):
     case = "storm"
-    scenario = os.path.join(ROOT, "examples", "pfc-storm.yaml")
+    scenario = example("pfc-storm.yaml")
     found = {}
     for who, sets in (("switch", ("switch.watchdog.enabled=true",)),
                       ("NIC", ("host.watchdog.enabled=true",))):
@@ -275,8 +277,7 @@ def storm_watchdogs(suite):
     ax.scatter([sw_expected, 1100.0], [1, 0], marker="|", s=400, color="r", label="expected")
     ax.scatter([found["switch"], found["NIC"]], [1, 0], marker="x", color="C0", label="rocesim")
     ax.set_yticks([0, 1], ["NIC watchdog", "switch watchdog"])
-    ax.set_xlabel("trigger time (us)")
-    ax.legend(fontsize=7)
+    label_axes(ax, "", "trigger time (us)", "")
     suite.figure(case, "Pause storm and watchdogs (SIGCOMM'16 §4.3, seed 003 §6.2)",
                  "examples/pfc-storm.yaml: host 0's NIC storms from 100 us. The switch watchdog "
                  "(detect 1 ms) fires detect after its egress was first paused (storm + link delay "
@@ -288,7 +289,7 @@ def storm_watchdogs(suite):
 # expected.md §8a-b), on the shipped examples.
 def livelock_deadlock(suite):
     case = "livelock_deadlock"
-    livelock = os.path.join(ROOT, "examples", "livelock.yaml")
+    livelock = example("livelock.yaml")
     # Every 256th frame lost; a NAK comes back 4.273 us after the lost frame,
     # so W = 49 frames are wasted per loss: go-back-N delivers 206 of every
     # 256 frames, slowdown 1.24. Go-back-0 restarts the 4,000-packet message
@@ -308,7 +309,7 @@ def livelock_deadlock(suite):
     # packets of unknown MACs instead prevents it and the live flows finish,
     # each no sooner than its bound (1.53 ms for the two beside a doomed QP
     # at their NIC, the 0.87 ms ideal for the others).
-    deadlock = os.path.join(ROOT, "examples", "deadlock-flooding.yaml")
+    deadlock = example("deadlock-flooding.yaml")
     flood = summary(suite.run("deadlock_flood", scenario=deadlock))
     suite.add("Flooding deadlock", "unknown_unicast flood: cycle reported", "yes",
               "yes" if flood["deadlocks"] else "no", "yes", bool(flood["deadlocks"]))
@@ -584,8 +585,7 @@ monitors: {{interval: 100us, nodes: [{hosts}]}}
                    label="max-min of random paths" if i == 0 else None)
     ax.set_xticks([0, 1], [f[0] for f in fabrics])
     ax.set_xlim(-0.5, 1.5)
-    ax.set_ylabel("mean flow throughput / C")
-    ax.legend(fontsize=7)
+    label_axes(ax, "", "", "mean flow throughput / C")
     suite.figure(case, "ECMP collisions on a permutation (balls into bins, max-min)",
                  "Every host sends one long flow to a distinct host; each switch hashes it onto "
                  "one of its equal-cost paths. A Monte Carlo of the max-min rates of uniformly "

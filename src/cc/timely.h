@@ -5,8 +5,11 @@
 // "ECN or Delay: Lessons Learnt from Analysis of DCQCN and TIMELY", CoNEXT 2016,
 // §4.3 (their Algorithm "Patched TIMELY rate calculation").
 //
-// One rate update per completed segment (paper §3.1 Fig. 7: a segment of
-// 16-64 KB is one completion event with one RTT sample). The RTT is the NIC
+// By default one rate update per completed segment (paper §3.1 Fig. 7: a
+// segment of 16-64 KB is one completion event with one RTT sample); the
+// update cadence (per ACK, segment or RTT), the pacing (per packet or
+// segment burst) and the variant (seed 004's code or Algorithm 1 as
+// printed) are chosen apart in TimelyParams. The RTT is the NIC
 // timestamp sample minus the segment's serialization at line rate
 // (RTT = t_completion - t_send - Seg/NICLineRate, paper §3.1), so that the
 // signal is propagation + queueing only. The update itself is the seed's
@@ -161,8 +164,6 @@ class Timely : public CongestionControl {
   double min_rate() const { return min_rate_; }
   double max_rate() const { return max_rate_; }
   bool segment_mode() const { return update_ == TimelyParams::Update::kSegment; }
-  TimelyParams::Update update() const { return update_; }
-  bool segment_bursts() const { return bursts_; }
   Time serialization() const { return serialization_; }
   const TimelyParams& params() const { return p_; }
 

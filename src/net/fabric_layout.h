@@ -78,6 +78,24 @@ struct FabricLayout {
   std::vector<PortId> UncuttablePorts(const Scenario& scenario) const;
 };
 
+// Walks the ECMP path that frames with five-tuple key `key` take from host
+// `src` toward host `dst` under `routing`: calls visit(switch node, egress
+// port) at each switch in turn, for at most `max_switches` switches, and
+// returns the node the walk stopped at (dst's node once the path is whole).
+template <typename Visit>
+uint32_t WalkEcmpPath(const FabricLayout& l, const Routing& routing, uint32_t src, uint32_t dst,
+                      uint64_t key, uint32_t max_switches, Visit&& visit) {
+  PortId port = l.HostPort(src);
+  for (uint32_t hop = 0; hop < max_switches; ++hop) {
+    const uint32_t node = l.PeerNode(port);
+    const Node& next = l.nodes[node];
+    if (!next.is_switch) return node;
+    port = next.first_port + routing.SelectByKey(next.index, dst, key);
+    visit(node, port);
+  }
+  return l.PeerNode(port);
+}
+
 // The salt of every switch's ECMP hash: the run's seed, mixed with
 // switch.ecmp_seed through a bijective 64-bit finaliser (SplitMix64's), so
 // ecmp_seed 0 leaves the seed's salt and no choice of ecmp_seed cancels the

@@ -13,14 +13,9 @@ void Walk(const Fabric& f, uint32_t src, uint32_t dst, uint64_t key, uint32_t ep
   r->epoch = epoch;
   r->out.fill(kNoPort);  // never one of a switch's ports
   // The layout's links: a partition need not hold the ports on the way.
-  const FabricLayout& l = *f.layout;
-  PortId port = l.HostPort(src);
-  for (int hop = 0; hop < FlowRoute::kMaxHops; ++hop) {
-    const Node& next = l.nodes[l.PeerNode(port)];
-    if (!next.is_switch) return;
-    port = next.first_port + f.routing.SelectByKey(next.index, dst, key);
-    r->out[static_cast<size_t>(hop)] = port;
-  }
+  size_t hop = 0;
+  WalkEcmpPath(*f.layout, f.routing, src, dst, key, FlowRoute::kMaxHops,
+               [&](uint32_t /*node*/, PortId out) { r->out[hop++] = out; });
 }
 }  // namespace
 

@@ -17,17 +17,11 @@ std::vector<uint64_t> EstimateNodeLoad(const FabricLayout& layout, const Scenari
       const auto src = static_cast<uint32_t>(s.src), dst = static_cast<uint32_t>(s.dst);
       const uint64_t key = Routing::FlowKey(src, dst, QpSourcePort(id++));
       const auto frames = static_cast<uint64_t>((s.size_bytes + mtu - 1) / mtu);
+      // Its two hosts and the switches on its path, as FlowRoutes walks it
+      // (a shortest path visits each switch at most once).
       load[layout.host_nodes[src]] += frames;
-      // The switches on the flow's path, as FlowRoutes walks it (a shortest
-      // path visits at most as many switches as there are).
-      PortId port = layout.HostPort(src);
-      for (uint32_t hop = 0; hop <= layout.num_switches; ++hop) {
-        const uint32_t node = layout.PeerNode(port);
-        load[node] += frames;
-        const Node& next = layout.nodes[node];
-        if (!next.is_switch) break;
-        port = next.first_port + layout.routing.SelectByKey(next.index, dst, key);
-      }
+      load[WalkEcmpPath(layout, layout.routing, src, dst, key, layout.num_switches,
+                        [&](uint32_t node, PortId /*out*/) { load[node] += frames; })] += frames;
     }
   }
   return load;

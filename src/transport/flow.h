@@ -35,7 +35,9 @@ struct Flow {
   uint32_t packets = 0;    // ceil(size / mtu)
   uint32_t last_payload = 0;
   // The scenario's start rate (0: the algorithm's own; kFairStartRate) and
-  // open-loop cap (0: the line rate) for this QP (scenario.h FlowSpec).
+  // open-loop cap (0: the line rate) for this QP (scenario.h FlowSpec);
+  // StartFlow resolves the cap to at most the line rate, which RunCc clamps
+  // every rate to.
   int64_t start_rate_bps = 0;
   int64_t max_rate_bps = 0;
   int64_t window_cap = 0;  // host.window: bdp: one BDP of the path in bytes (0: none)
