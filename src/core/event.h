@@ -40,6 +40,9 @@ enum class EventKind : uint8_t {
   kWatchdogRestore,  // target: port; arg: priority; the watchdog re-arms
   kRouteRecompute,   // routing converges on the links that are up now (link_down)
   kDeadlockCheck,    // one sample of the PFC deadlock detector
+  // Dependencies and collectives (transport/flow_dependencies.h).
+  kDependentStart,  // target: flow id; its predecessors are done: it starts
+  kNvlinkDone,      // target: flow id; an intra-server (NVLink) transfer completes
 };
 
 struct Event {

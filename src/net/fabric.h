@@ -20,6 +20,7 @@
 #include "net/fabric_layout.h"
 #include "net/flow_routes.h"
 #include "net/nic.h"
+#include "net/nvlink.h"
 #include "net/port.h"
 #include "net/switch.h"
 #include "ops/ops_log.h"
@@ -29,6 +30,7 @@
 #include "stats/counters.h"
 #include "topo/routing.h"
 #include "transport/flow.h"
+#include "transport/flow_dependencies.h"
 
 namespace rocesim {
 
@@ -84,7 +86,9 @@ struct Fabric {
   // Congestion control per flow (null: line rate, PFC only).
   std::vector<std::unique_ptr<CongestionControl>> cc;
   Routing routing;
-  FlowRoutes routes;  // per flow and direction, from `routing`
+  FlowRoutes routes;      // per flow and direction, from `routing`
+  FlowDependencies deps;  // which flows wait for which (empty: none)
+  NvlinkDomain nvlink;    // transfers inside GPU servers
   // INT side table by packet id, kept only when some flow runs HPCC.
   bool int_enabled = false;
   ChunkedVector<IntStack> int_stacks;

@@ -341,7 +341,11 @@ void Nic::OnData(Fabric& f, PktId id) {
     flow.nak_outstanding = false;
   }
   if (pkt.psn == flow.rcv_next) {
-    flow.rcv_next++;
+    if (++flow.rcv_next == flow.packets && flow.received < 0) {
+      // The whole message is here: flows waiting for it at this host may go.
+      flow.received = f.now;
+      if (!f.deps.Empty()) f.deps.ReceiverDone(f, flow.id);
+    }
     flow.nak_outstanding = false;
     flow.last_rx_sent = pkt.sent;
     // A CE-marked packet is ACKed at once even when coalescing, so that the
@@ -470,6 +474,7 @@ void Nic::Complete(Fabric& f, Flow& flow) {
   flow.finish = f.now;
   Deactivate(flow);
   f.flows_finished++;
+  if (!f.deps.Empty()) f.deps.SenderDone(f, flow.id);
 }
 
 }  // namespace rocesim

@@ -58,6 +58,14 @@ struct TopologyConfig {
   // Probability that a frame is lost on a link (random bit errors), for every
   // link of a generated topology; a topology file gives its own per link.
   double error_rate = 0;
+  // GPU servers: hosts are grouped into servers of gpus_per_server
+  // consecutive host ids (one GPU and its RDMA NIC each), joined inside the
+  // server by an NVLink-like domain of this bandwidth per GPU and direction
+  // and this latency (net/nvlink.h). 3.6 Tb/s: NVLink 4's 450 GB/s per
+  // direction (H100); 1 us is our choice.
+  int gpus_per_server = 1;
+  int64_t nvlink_rate_bps = 3'600'000'000'000;
+  Time nvlink_latency = 1 * kMicrosecond;
 };
 
 // ECN thresholds for egress ports of one link speed.
@@ -267,6 +275,41 @@ struct FlowSpec {
   // sending rate whatever congestion control says (0: none).
   int64_t start_rate_bps = 0;
   int64_t max_rate_bps = 0;
+  // Dependencies (transport/flow_dependencies.h): the flow starts `delay`
+  // after every flow (or join) it waits for has completed at its source host,
+  // and not before `start`. `after` holds node indices local to its traffic
+  // entry: a flow's index in the entry's flow list, or flows.size() + j for
+  // the entry's j-th join.
+  std::vector<uint32_t> after;
+  Time delay = 0;
+  // The QP's UDP source port (0: one per flow, QpSourcePort): flows that are
+  // messages of one connection (a collective's channel) share their port and
+  // so their ECMP path.
+  uint16_t sport = 0;
+};
+
+// A dependency-only node: it completes, at host `host`, as soon as every
+// node it waits for has completed there (a rank finishing a phase of a
+// collective), so a step that waits for many flows names one join instead.
+struct JoinSpec {
+  int host = 0;
+  std::vector<uint32_t> after;  // as FlowSpec::after
+  Time delay = 0;               // it completes this long after the last of them
+};
+
+// Collective operations and the algorithms that carry them
+// (workload/collectives.h).
+enum class CollectiveOp { kAllReduce, kAllGather, kReduceScatter, kAllToAll, kBroadcast };
+enum class CollectiveAlgorithm { kRing, kTree, kHalvingDoubling, kDirect, kHierarchical };
+
+struct CollectiveSpec {
+  CollectiveOp op = CollectiveOp::kAllReduce;
+  CollectiveAlgorithm algorithm = CollectiveAlgorithm::kRing;
+  int channels = 1;         // parallel rings / trees / QPs per peer
+  int64_t chunk_bytes = 0;  // pipelining unit (0: one message per step)
+  int iterations = 1;
+  Time compute = 0;         // the gap between iterations, per rank
+  int gpus_per_server = 1;  // the topology's (hierarchical groups by server)
 };
 
 enum class TrafficKind {
@@ -277,6 +320,7 @@ enum class TrafficKind {
   kPermutation,  // each host -> a distinct host (random derangement)
   kAllToAll,     // every host -> every other host
   kMicroburst,   // one line-rate flow of fixed duration (seed 002 §4.2)
+  kCollective,   // a job's collective operations (workload/collectives.h)
 };
 
 // One point of a flow-size CDF (workload/flow_size_cdf.h).
@@ -327,6 +371,9 @@ struct TrafficSpec {
   int src = 0;
   int dst = 0;
   Time duration = 0;
+  // kCollective: the operation over ranks `hosts` (in rank order) of
+  // size_bytes, from `start`.
+  CollectiveSpec collective;
 };
 
 // PFC deadlock detection (src/ops/deadlock.h, seed 003 §4.1).

@@ -369,6 +369,7 @@ Scenario Reader::Read(const YAML::Node& root) {
   if (auto v = m.Get("duration")) sc.duration = TimeValue(*v, 1);
   // Topology first: traffic validation needs the host count.
   ReadTopology(Require(m, "topology"), sc.topology);
+  gpus_per_server_ = sc.topology.gpus_per_server;
   if (auto v = m.Get("switch"))
     ReadSwitch(*v, sc.sw);
   else

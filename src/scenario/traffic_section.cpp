@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "scenario/yaml_fields.h"
+#include "workload/dependency_file.h"
 #include "workload/flow_size_cdf.h"
 #include "workload/hpcc_flow_file.h"
 
@@ -51,38 +52,54 @@ std::vector<int> Reader::ReadSenders(const Field& f) const {
 // every host's link rate is known.
 TrafficSpec Reader::ReadTraffic(const Field& f) const {
   const Map m =
-      ReadMap(f, {"type",   "flows",    "senders",    "receiver",     "size",
-                  "start",  "priority", "cc",         "tag",          "file",
-                  "period", "count",    "hosts",      "load",         "cdf",
-                  "span",   "groups",   "group_size", "hot_fraction", "hot_hosts_fraction",
-                  "src",    "dst",      "duration",   "start_rate",   "max_rate"});
-  const std::string type = OneOf(Require(m, "type",
-                                         " (one of flows, incast, flow_file, poisson, hotspot, "
-                                         "permutation, all_to_all, microburst)"),
-                                 {"flows", "incast", "flow_file", "poisson", "hotspot",
-                                  "permutation", "all_to_all", "microburst"});
+      ReadMap(f, {"type",   "flows",      "senders",    "receiver",     "size",
+                  "start",  "priority",   "cc",         "tag",          "file",
+                  "period", "count",      "hosts",      "load",         "cdf",
+                  "span",   "groups",     "group_size", "hot_fraction", "hot_hosts_fraction",
+                  "src",    "dst",        "duration",   "start_rate",   "max_rate",
+                  "op",     "algorithm",  "ranks",      "servers",      "channels",
+                  "chunk",  "iterations", "compute"});
+  const std::string type =
+      OneOf(Require(m, "type",
+                    " (one of flows, incast, flow_file, poisson, hotspot, "
+                    "permutation, all_to_all, microburst, collective, "
+                    "dependency_file)"),
+            {"flows", "incast", "flow_file", "poisson", "hotspot", "permutation", "all_to_all",
+             "microburst", "collective", "dependency_file"});
   {
     // The types each type-specific key applies to.
     using Types = std::vector<std::string_view>;
-    const Types generators = {"incast",      "poisson",    "hotspot",
-                              "permutation", "all_to_all", "microburst"};
+    const Types generators = {"incast",     "poisson",    "hotspot",   "permutation",
+                              "all_to_all", "microburst", "collective"};
     const Types poissonish = {"poisson", "hotspot"};
     const Types host_sets = {"poisson", "hotspot", "permutation", "all_to_all"};
-    const Types fixed_size = {"incast", "permutation", "all_to_all"};
-    const Types tagged = {"incast",      "flow_file",  "poisson",
-                          "permutation", "all_to_all", "microburst"};
+    const Types fixed_size = {"incast", "permutation", "all_to_all", "collective"};
+    const Types tagged = {"incast",     "flow_file",  "poisson",    "permutation",
+                          "all_to_all", "microburst", "collective", "dependency_file"};
     Types with_cc = generators;
     with_cc.push_back("flow_file");
+    with_cc.push_back("dependency_file");
+    Types with_priority = generators;
+    with_priority.push_back("dependency_file");
+    const Types collective = {"collective"};
     const std::vector<std::pair<std::string_view, Types>> keys = {
         {"flows", {"flows"}},
-        {"file", {"flow_file"}},
+        {"file", {"flow_file", "dependency_file"}},
+        {"op", collective},
+        {"algorithm", collective},
+        {"ranks", collective},
+        {"servers", collective},
+        {"channels", collective},
+        {"chunk", collective},
+        {"iterations", collective},
+        {"compute", collective},
         {"senders", {"incast"}},
         {"receiver", {"incast"}},
         {"period", {"incast"}},
         {"count", {"incast"}},
         {"size", fixed_size},
         {"start", generators},
-        {"priority", generators},
+        {"priority", with_priority},
         {"cc", with_cc},
         {"tag", tagged},
         {"hosts", host_sets},
@@ -221,6 +238,30 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
       spec.start_rate_bps = t.start_rate_bps;
       spec.max_rate_bps = t.max_rate_bps;
     }
+  } else if (type == "dependency_file") {
+    // Flows that wait for flows (workload/dependency_file.h), read now so
+    // that its errors surface with the scenario's.
+    t.kind = TrafficKind::kFlows;
+    const Field file = Require(m, "file", " (a CSV or JSON dependency file)");
+    const std::string path = ResolvePath(file);
+    t.tag = "dependency";
+    if (auto v = m.Get("tag")) t.tag = String(*v);
+    if (auto v = m.Get("cc")) t.cc = ReadCcKind(*v);
+    if (auto v = m.Get("priority")) t.priority = IntField(*v, 0, kNumPriorities - 1);
+    try {
+      t.flows = ReadDependencyFile(path, hosts_, t.priority, t.tag);
+    } catch (const DependencyFileError& e) {
+      Fail(file, e.what());
+    }
+    for (FlowSpec& spec : t.flows) {
+      spec.cc = t.cc;
+      spec.start_rate_bps = t.start_rate_bps;
+      spec.max_rate_bps = t.max_rate_bps;
+    }
+  } else if (type == "collective") {
+    t.kind = TrafficKind::kCollective;
+    common("collective");
+    ReadCollective(m, t);
   } else if (type == "incast") {
     t.kind = TrafficKind::kIncast;
     const Field receiver = Require(m, "receiver");

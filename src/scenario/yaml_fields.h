@@ -159,6 +159,8 @@ class Reader {
   void ReadHpcc(const Field& f, HpccParams& p) const;
   void ReadLdcp(const Field& f, LdcpParams& p) const;
   TrafficSpec ReadTraffic(const Field& f) const;
+  // A `type: collective` entry's own keys (collective_section.cpp).
+  void ReadCollective(const Map& m, TrafficSpec& t) const;
   std::vector<int> ReadSenders(const Field& f) const;
   void ReadMonitors(const Field& f, MonitorConfig& m) const;
   // Faults and watchdogs (faults_section.cpp).
@@ -169,7 +171,8 @@ class Reader {
   const std::string& file_;
   const std::string& base_dir_;
   const std::vector<Override>& overrides_;
-  int hosts_ = 0;  // host count of the topology, once read
+  int hosts_ = 0;            // host count of the topology, once read
+  int gpus_per_server_ = 1;  // ... and its GPU servers' size
 };
 
 }  // namespace rocesim::scenario_detail

@@ -192,6 +192,9 @@ void Simulation::Build() {
 void Simulation::BuildFlows() {
   Fabric& f = fabric_;
   const HostConfig& host = scenario_.host;
+  const TopologyConfig& topo = scenario_.topology;
+  f.nvlink.Init(static_cast<uint32_t>(layout_->host_nodes.size()), topo.gpus_per_server,
+                topo.nvlink_rate_bps, topo.nvlink_latency);
   auto add = [&](const FlowSpec& s) {
     flow_cc_.push_back(s.cc.value_or(host.cc));
     flow_tags_.push_back(s.tag);
@@ -201,26 +204,87 @@ void Simulation::BuildFlows() {
     fl.dst = static_cast<uint32_t>(s.dst);
     const int64_t size = s.size_bytes;
     fl.size_bytes = size;
-    fl.start = s.start;
+    // A flow that waits for others starts when they are done (kTimeMax
+    // until then); one that does not, at its start plus its delay.
+    fl.start = s.after.empty() ? s.start + s.delay : kTimeMax;
     fl.priority = static_cast<uint8_t>(s.priority);
     fl.start_rate_bps = s.start_rate_bps;
     fl.max_rate_bps = s.max_rate_bps;
-    fl.sport = QpSourcePort(fl.id);
+    fl.sport = s.sport != 0 ? s.sport : QpSourcePort(fl.id);
     fl.data_key = Routing::FlowKey(fl.src, fl.dst, fl.sport);
     fl.reply_key = Routing::FlowKey(fl.dst, fl.src, fl.sport);
     const int64_t mtu = scenario_.host.mtu_bytes;
     fl.packets = static_cast<uint32_t>((size + mtu - 1) / mtu);
     fl.last_payload = static_cast<uint32_t>(size - int64_t{fl.packets - 1} * mtu);
-    fl.ideal_fct = ComputeIdealFct(fl);
+    fl.ideal_fct =
+        f.nvlink.SameServer(fl.src, fl.dst) ? f.nvlink.IdealTime(size) : ComputeIdealFct(fl);
     f.flows.push_back(fl);
   };
   // Generators expand here, where every host's link rate is known
   // (workload/generators.h); each entry draws from its own seeded stream.
+  // Dependencies name entry-local nodes: flows, then the entry's joins.
+  struct LocalEdge {
+    uint32_t pred, succ;
+    bool pred_join, succ_join;
+  };
+  std::vector<LocalEdge> edges;
+  std::vector<uint32_t> join_host;
+  std::vector<Time> join_delay, flow_not_before, flow_delay;
   const std::vector<int64_t> host_rates = HostLinkRates(*layout_);
   for (size_t i = 0; i < scenario_.traffic.size(); ++i) {
-    for (const FlowSpec& s :
-         ExpandTraffic(scenario_.traffic[i], i, scenario_.seed, host_rates, host.mtu_bytes))
+    ExpandedTraffic x =
+        ExpandTrafficGraph(scenario_.traffic[i], i, scenario_.seed, host_rates, host.mtu_bytes);
+    const auto base = static_cast<uint32_t>(f.flows.size());
+    const auto join_base = static_cast<uint32_t>(join_host.size());
+    const auto local_flows = static_cast<uint32_t>(x.flows.size());
+    auto edge = [&](uint32_t pred, uint32_t succ, bool succ_join) {
+      const bool pred_join = pred >= local_flows;
+      edges.push_back(LocalEdge{pred_join ? join_base + pred - local_flows : base + pred, succ,
+                                pred_join, succ_join});
+    };
+    for (uint32_t k = 0; k < local_flows; ++k) {
+      const FlowSpec& s = x.flows[k];
       add(s);
+      flow_not_before.push_back(s.start);
+      flow_delay.push_back(s.delay);
+      for (uint32_t a : s.after) edge(a, base + k, false);
+    }
+    for (uint32_t j = 0; j < x.joins.size(); ++j) {
+      join_host.push_back(static_cast<uint32_t>(x.joins[j].host));
+      join_delay.push_back(x.joins[j].delay);
+      for (uint32_t a : x.joins[j].after) edge(a, join_base + j, true);
+    }
+    if (!x.collectives.empty()) {
+      // Every iteration has the same shape: one ideal time serves them all.
+      std::vector<IdealMessage> msg(local_flows);
+      for (uint32_t k = 0; k < local_flows; ++k) msg[k] = IdealMessageOf(f.flows[base + k]);
+      const CollectiveInstance& first = x.collectives.front();
+      const Time ideal =
+          IdealCollectiveTime(x.flows, x.joins, msg, first.first_flow, first.end_flow,
+                              static_cast<uint32_t>(host_rates.size()));
+      collectives_.push_back(
+          CollectiveEntry{i, base, std::move(x.collectives), std::move(x.flow_step), ideal});
+    }
+  }
+  if (!edges.empty() || !join_host.empty()) {
+    const auto flows = static_cast<uint32_t>(f.flows.size());
+    std::vector<FlowDependencies::Edge> global;
+    global.reserve(edges.size());
+    for (const LocalEdge& e : edges)
+      global.push_back(
+          {e.pred_join ? flows + e.pred : e.pred, e.succ_join ? flows + e.succ : e.succ});
+    std::vector<uint32_t> src(flows), dst(flows);
+    for (const Flow& fl : f.flows) {
+      src[fl.id] = fl.src;
+      dst[fl.id] = fl.dst;
+    }
+    flow_not_before.resize(flows + join_host.size(), 0);
+    flow_delay.insert(flow_delay.end(), join_delay.begin(), join_delay.end());
+    try {
+      f.deps.Build(src, dst, join_host, global, flow_not_before, flow_delay);
+    } catch (const std::invalid_argument& e) {
+      throw BuildError(fmt::format("traffic: {}", e.what()));
+    }
   }
   f.cc.resize(f.flows.size());
   for (Flow& fl : f.flows) {
@@ -234,14 +298,48 @@ void Simulation::BuildFlows() {
       fl.int_bytes = static_cast<uint16_t>(host.hpcc.int_bytes);
     }
   }
-  // Arrivals are a cursor over flows sorted by start time: one pending event,
-  // however many flows the workload has.
+  // Arrivals are a cursor over the flows that wait for nothing, sorted by
+  // start time: one pending event, however many flows the workload has.
+  // The others start from their dependencies (kDependentStart).
   f.routes.Resize(f.flows.size());
-  start_order_.resize(f.flows.size());
-  for (uint32_t i = 0; i < start_order_.size(); ++i) start_order_[i] = i;
+  start_order_.clear();
+  for (uint32_t i = 0; i < f.flows.size(); ++i)
+    if (!f.deps.Waits(i)) start_order_.push_back(i);
   std::stable_sort(start_order_.begin(), start_order_.end(),
                    [&](uint32_t a, uint32_t b) { return f.flows[a].start < f.flows[b].start; });
   if (!start_order_.empty()) f.Schedule(f.flows[start_order_[0]].start, EventKind::kFlowStart, 0);
+}
+
+IdealMessage Simulation::IdealMessageOf(const Flow& fl) const {
+  IdealMessage m;
+  m.src = fl.src;
+  m.dst = fl.dst;
+  const TopologyConfig& topo = scenario_.topology;
+  if (fabric_.nvlink.SameServer(fl.src, fl.dst)) {
+    m.nvlink = true;
+    m.occupancy = SerializationTime(fl.size_bytes, topo.nvlink_rate_bps);
+    m.delivered = m.done = fabric_.nvlink.IdealTime(fl.size_bytes);
+    return m;
+  }
+  const HostConfig& h = scenario_.host;
+  const int64_t rate = layout_->ports[layout_->HostPort(fl.src)].rate_bps;
+  const int64_t full = h.mtu_bytes + h.header_bytes + topo.ifg_bytes;
+  m.occupancy = SerializationTime(full, rate) * (fl.packets - 1) +
+                SerializationTime(fl.last_payload + h.header_bytes + topo.ifg_bytes, rate);
+  const IdealTimes t = ComputeIdealTimes(fl);
+  m.delivered = t.delivered;
+  m.done = t.fct;
+  return m;
+}
+
+void Simulation::StartFlow(uint32_t id) {
+  Fabric& f = fabric_;
+  const Flow& fl = f.flows[id];
+  if (f.nvlink.SameServer(fl.src, fl.dst)) {
+    f.nvlink.Start(f, id);
+  } else {
+    f.nics[fl.src].StartFlow(f, id);
+  }
 }
 
 std::vector<Hop> Simulation::PathOf(uint32_t src, uint32_t dst, uint16_t sport) const {
@@ -259,6 +357,10 @@ std::vector<Hop> Simulation::PathOf(uint32_t src, uint32_t dst, uint16_t sport) 
 }
 
 Time Simulation::ComputeIdealFct(const Flow& fl) const {
+  return ComputeIdealTimes(fl).fct;
+}
+
+IdealTimes Simulation::ComputeIdealTimes(const Flow& fl) const {
   const HostConfig& h = scenario_.host;
   IdealFctInput in;
   in.forward = PathOf(fl.src, fl.dst, fl.sport);
@@ -268,7 +370,7 @@ Time Simulation::ComputeIdealFct(const Flow& fl) const {
   in.last_frame = fl.last_payload + h.header_bytes;
   in.ack_frame = h.header_bytes + 4;
   in.ifg_bytes = scenario_.topology.ifg_bytes;
-  return IdealFct(in);
+  return IdealFlowTimes(in);
 }
 
 Time Simulation::BaseRtt(const Flow& fl) const {
@@ -379,8 +481,8 @@ void Simulation::Dispatch(const Event& e) {
         // A partition starts its own hosts' flows; the others learn the
         // flow's route, which their switches forward its frames by.
         if (local_host_.empty() || local_host_[f.flows[id].src]) {
-          f.nics[f.flows[id].src].StartFlow(f, id);
-        } else {
+          StartFlow(id);
+        } else if (!f.nvlink.SameServer(f.flows[id].src, f.flows[id].dst)) {
           f.routes.Compute(f, id);
         }
       }
@@ -388,6 +490,19 @@ void Simulation::Dispatch(const Event& e) {
         f.Schedule(f.flows[start_order_[i]].start, EventKind::kFlowStart, i);
       break;
     }
+    case EventKind::kDependentStart:
+      // Scheduled only where its node resolves: the flow's source host, the
+      // join's host (transport/flow_dependencies.h).
+      if (f.deps.IsJoin(e.target)) {
+        f.deps.JoinDone(f, e.target);
+      } else {
+        f.flows[e.target].start = f.now;
+        StartFlow(e.target);
+      }
+      break;
+    case EventKind::kNvlinkDone:
+      NvlinkDomain::Complete(f, e.target);
+      break;
     case EventKind::kQpTimeout:
       f.nics[f.flows[e.target].src].OnTimeout(f, e.target);
       break;

@@ -14,8 +14,10 @@
 #include "net/fabric_layout.h"
 #include "ops/deadlock.h"
 #include "scenario/scenario.h"
+#include "stats/collective_ideal.h"
 #include "stats/ideal_fct.h"
 #include "stats/monitor.h"
+#include "workload/collectives.h"
 
 namespace rocesim {
 
@@ -90,6 +92,16 @@ class Simulation {
   // Per flow id: the algorithm it runs and the tag its traffic entry gave it.
   const std::vector<CcKind>& flow_cc() const { return flow_cc_; }
   const std::vector<std::string>& flow_tags() const { return flow_tags_; }
+  // The collectives of each `type: collective` entry, their flows numbered
+  // from `first_flow` (workload/collectives.h).
+  struct CollectiveEntry {
+    size_t traffic_index = 0;
+    uint32_t first_flow = 0;
+    std::vector<CollectiveInstance> instances;  // flow ranges local to the entry
+    std::vector<uint16_t> flow_step;
+    Time ideal = 0;  // one instance alone on the idle fabric (stats/collective_ideal.h)
+  };
+  const std::vector<CollectiveEntry>& collectives() const { return collectives_; }
   // Open the time-series files in `dir` (call before Run when monitors are
   // on).
   void EnableMonitors(const std::string& dir);
@@ -101,7 +113,12 @@ class Simulation {
   // Marks the sending side of every cut link (a partition).
   void MarkCutPorts(const PartitionPlace& place);
   void BuildFlows();
+  // Starts flow `id` now, on its NIC or inside its GPU server (net/nvlink.h).
+  void StartFlow(uint32_t id);
   Time ComputeIdealFct(const Flow& flow) const;
+  IdealTimes ComputeIdealTimes(const Flow& flow) const;
+  // A flow's port time and ideal delivery for the collectives' ideal schedule.
+  IdealMessage IdealMessageOf(const Flow& flow) const;
   Time BaseRtt(const Flow& flow) const;
   std::vector<Hop> PathOf(uint32_t src, uint32_t dst, uint16_t sport) const;
   void Dispatch(const Event& e);
@@ -128,6 +145,7 @@ class Simulation {
   std::vector<uint32_t> start_order_;  // flow ids by start time (the arrival cursor)
   std::vector<CcKind> flow_cc_;
   std::vector<std::string> flow_tags_;
+  std::vector<CollectiveEntry> collectives_;
   // Links a link_down fault holds down now, by either of their ports as the
   // fault names it (RecomputeRoutes routes around them; a partition may not
   // hold these ports).

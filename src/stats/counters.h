@@ -82,6 +82,7 @@ struct Counters {
   uint64_t naks_sent = 0;
   uint64_t retransmitted_packets = 0;
   uint64_t timeouts = 0;
+  uint64_t nvlink_bytes = 0;  // moved inside GPU servers (net/nvlink.h), never on the fabric
   // Conservation accounting over frames that hosts inject (not PFC frames)
   // and the copies switches make of them by flooding (src/net/switch_flood.cpp):
   // injected + replicated = delivered + dropped + in the network.

@@ -4,7 +4,7 @@
 
 namespace rocesim {
 
-Time IdealFct(const IdealFctInput& in) {
+IdealTimes IdealFlowTimes(const IdealFctInput& in) {
   auto ser = [&](int64_t frame, const Hop& h) {
     return SerializationTime(frame + in.ifg_bytes, h.rate_bps);
   };
@@ -31,9 +31,11 @@ Time IdealFct(const IdealFctInput& in) {
       last = std::max(arrive_prev_last, prev_done) + ser(in.last_frame, h);
     }
   }
-  Time t = last + in.forward.back().delay;
-  for (const Hop& h : in.reverse) t += ser(in.ack_frame, h) + h.delay;
-  return t;
+  IdealTimes out;
+  out.delivered = last + in.forward.back().delay;
+  out.fct = out.delivered;
+  for (const Hop& h : in.reverse) out.fct += ser(in.ack_frame, h) + h.delay;
+  return out;
 }
 
 }  // namespace rocesim

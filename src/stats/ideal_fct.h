@@ -30,6 +30,15 @@ struct IdealFctInput {
   int ifg_bytes = 0;
 };
 
-Time IdealFct(const IdealFctInput& in);
+// When the last byte reaches the receiver, and when its ACK reaches the
+// sender (the ideal FCT), on the idle path.
+struct IdealTimes {
+  Time delivered = 0;
+  Time fct = 0;
+};
+IdealTimes IdealFlowTimes(const IdealFctInput& in);
+inline Time IdealFct(const IdealFctInput& in) {
+  return IdealFlowTimes(in).fct;
+}
 
 }  // namespace rocesim

@@ -11,6 +11,7 @@
 
 #include "cc/cc_factory.h"
 #include "core/checked_write.h"
+#include "stats/collective_results.h"
 #include "stats/slowdown_stats.h"
 #include "workload/generators.h"
 
@@ -102,6 +103,8 @@ nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
                        {"in_network_payload_bytes", in_network_payload}};
   // ---- traffic: per entry, offered bytes and realised load (workload/generators.h) ----
   j["traffic"] = TrafficSummaryJson(sim.scenario(), HostLinkRates(*f.layout));
+  if (!sim.collectives().empty()) j["jobs"] = CollectiveJobsJson(sim, CollectiveResults(sim));
+  if (c.nvlink_bytes > 0) j["nvlink_bytes"] = c.nvlink_bytes;
   j["events"] = stats.events;
   j["sim_seconds"] = ToSeconds(stats.end_time);
   j["all_flows_done"] = stats.all_flows_done;
@@ -130,14 +133,18 @@ void WriteResults(const Simulation& sim, const RunStats& stats, const std::strin
         fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{},{:.6f},{}\n", fl.id,
                        fl.src, fl.dst, fl.size_bytes, fl.start, fl.finish, fl.finish - fl.start,
                        fl.ideal_fct, Slowdown(fl), tail);
-      } else {
+      } else if (fl.start != kTimeMax) {
         fmt::format_to(std::back_inserter(out), "{},{},{},{},{},,,{},,{}\n", fl.id, fl.src, fl.dst,
                        fl.size_bytes, fl.start, fl.ideal_fct, tail);
+      } else {  // waited for flows that never completed: never started
+        fmt::format_to(std::back_inserter(out), "{},{},{},{},,,,{},,{}\n", fl.id, fl.src, fl.dst,
+                       fl.size_bytes, fl.ideal_fct, tail);
       }
     }
     WriteFileChecked(dir + "/flows.csv", std::string_view(out.data(), out.size()));
   }
   WriteFileChecked(dir + "/summary.json", BuildSummary(sim, stats).dump(2) + "\n");
+  WriteCollectiveFiles(sim, CollectiveResults(sim), dir);
   const Scenario& sc = sim.scenario();
   if (!sc.faults.empty() || sc.sw.watchdog.enabled || sc.host.watchdog.enabled ||
       sc.monitors.deadlock.enabled) {

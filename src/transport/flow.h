@@ -69,6 +69,7 @@ struct Flow {
   Time ack_due = 0;        // coalescing: ACK the pending packets by then
   Time last_rx_sent = 0;   // send time of the newest in-order packet (echoed)
   Time last_cnp = -1;      // NP: time the last CNP went out for this QP
+  Time received = -1;      // when the last byte first arrived (-1: not yet)
   bool sends_cnps = true;  // NP on: this flow's algorithm is signalled by CNPs
 
   // Outcome.
@@ -91,6 +92,7 @@ inline void CopyResponder(const Flow& from, Flow& to) {
   to.ack_due = from.ack_due;
   to.last_rx_sent = from.last_rx_sent;
   to.last_cnp = from.last_cnp;
+  to.received = from.received;
   to.ecn_marked = from.ecn_marked;
 }
 

@@ -119,6 +119,8 @@ std::vector<FlowSpec> ExpandTraffic(const TrafficSpec& t, size_t index, uint64_t
   switch (t.kind) {
     case TrafficKind::kFlows:
       return t.flows;
+    case TrafficKind::kCollective:
+      return ExpandCollective(t, index).flows;
     case TrafficKind::kIncast:
       for (int i = 0; i < t.count; ++i) {
         for (int s : t.senders) {
@@ -205,6 +207,21 @@ std::vector<FlowSpec> ExpandTraffic(const TrafficSpec& t, size_t index, uint64_t
   return out;
 }
 
+ExpandedTraffic ExpandTrafficGraph(const TrafficSpec& t, size_t index, uint64_t seed,
+                                   const std::vector<int64_t>& host_rate_bps, int mtu_bytes) {
+  ExpandedTraffic out;
+  if (t.kind == TrafficKind::kCollective) {
+    CollectivePlan plan = ExpandCollective(t, index);
+    out.flows = std::move(plan.flows);
+    out.joins = std::move(plan.joins);
+    out.collectives = std::move(plan.instances);
+    out.flow_step = std::move(plan.flow_step);
+    return out;
+  }
+  out.flows = ExpandTraffic(t, index, seed, host_rate_bps, mtu_bytes);
+  return out;
+}
+
 std::string_view TrafficKindName(TrafficKind kind) {
   switch (kind) {
     case TrafficKind::kFlows:
@@ -221,6 +238,8 @@ std::string_view TrafficKindName(TrafficKind kind) {
       return "all_to_all";
     case TrafficKind::kMicroburst:
       return "microburst";
+    case TrafficKind::kCollective:
+      return "collective";
   }
   return "?";
 }

@@ -28,6 +28,7 @@
 
 #include "core/time.h"
 #include "scenario/scenario.h"
+#include "workload/collectives.h"
 
 namespace rocesim {
 
@@ -45,6 +46,17 @@ std::vector<int64_t> HostLinkRates(const FabricLayout& layout);
 // payload per packet (microburst sizes are whole packets).
 std::vector<FlowSpec> ExpandTraffic(const TrafficSpec& t, size_t index, uint64_t seed,
                                     const std::vector<int64_t>& host_rate_bps, int mtu_bytes);
+
+// Entry `index` with what its flows wait for (scenario.h FlowSpec::after):
+// joins, and for a collective its instances (workload/collectives.h).
+struct ExpandedTraffic {
+  std::vector<FlowSpec> flows;
+  std::vector<JoinSpec> joins;
+  std::vector<CollectiveInstance> collectives;
+  std::vector<uint16_t> flow_step;  // collectives: each flow's step in its instance
+};
+ExpandedTraffic ExpandTrafficGraph(const TrafficSpec& t, size_t index, uint64_t seed,
+                                   const std::vector<int64_t>& host_rate_bps, int mtu_bytes);
 
 // The participating hosts of a generator: t.hosts, or 0 .. hosts-1 if empty.
 std::vector<int> ParticipatingHosts(const TrafficSpec& t, int hosts);

@@ -1,0 +1,117 @@
+#include "transport/flow_dependencies.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "net/fabric.h"
+
+namespace rocesim {
+
+namespace {
+// CSR from (key, value) pairs in key order of appearance-stable buckets.
+void BuildCsr(uint32_t keys, const std::vector<std::pair<uint32_t, uint32_t>>& pairs,
+              std::vector<uint32_t>& first, std::vector<uint32_t>& values) {
+  first.assign(keys + 1, 0);
+  for (const auto& [k, v] : pairs) ++first[k + 1];
+  for (uint32_t k = 0; k < keys; ++k) first[k + 1] += first[k];
+  values.resize(pairs.size());
+  std::vector<uint32_t> at(first.begin(), first.end() - 1);
+  for (const auto& [k, v] : pairs) values[at[k]++] = v;
+}
+}  // namespace
+
+void FlowDependencies::Build(const std::vector<uint32_t>& flow_src,
+                             const std::vector<uint32_t>& flow_dst,
+                             const std::vector<uint32_t>& join_host, const std::vector<Edge>& edges,
+                             const std::vector<Time>& not_before, const std::vector<Time>& delay) {
+  flows_ = static_cast<uint32_t>(flow_src.size());
+  const uint32_t nodes = flows_ + static_cast<uint32_t>(join_host.size());
+  edges_ = edges.size();
+  if (edges.empty() && join_host.empty()) return;  // Empty(): nothing waits
+  pending_.assign(nodes, 0);
+  waits_.assign(flows_, 0);
+  not_before_ = not_before;
+  delay_ = delay;
+  auto host_of = [&](uint32_t n) { return n < flows_ ? flow_src[n] : join_host[n - flows_]; };
+  auto name = [&](uint32_t n) {
+    return n < flows_ ? fmt::format("flow {}", n) : fmt::format("join {}", n - flows_);
+  };
+  std::vector<std::pair<uint32_t, uint32_t>> at_src, at_dst;
+  for (const Edge& e : edges) {
+    if (e.pred >= nodes || e.succ >= nodes)
+      throw std::invalid_argument(
+          fmt::format("a dependency names node {} of {}", std::max(e.pred, e.succ), nodes));
+    const uint32_t h = host_of(e.succ);
+    if (e.pred < flows_ && flow_dst[e.pred] == h) {
+      at_dst.emplace_back(e.pred, e.succ);
+    } else if (host_of(e.pred) == h) {
+      at_src.emplace_back(e.pred, e.succ);
+    } else {
+      throw std::invalid_argument(fmt::format(
+          "{} waits for {}, which neither starts nor ends at host {} where {} is resolved (a "
+          "dependency must be complete at the dependent flow's source host)",
+          name(e.succ), name(e.pred), h, name(e.succ)));
+    }
+    ++pending_[e.succ];
+    if (e.succ < flows_) waits_[e.succ] = 1;
+  }
+  for (uint32_t j = flows_; j < nodes; ++j)
+    if (pending_[j] == 0) throw std::invalid_argument(fmt::format("{} waits for nothing", name(j)));
+  BuildCsr(nodes, at_src, src_first_, src_succ_);
+  BuildCsr(flows_, at_dst, dst_first_, dst_succ_);
+
+  // Kahn's algorithm: every node must become ready once its predecessors do.
+  std::vector<uint32_t> left = pending_;
+  std::vector<uint32_t> ready;
+  for (uint32_t n = 0; n < nodes; ++n)
+    if (left[n] == 0) ready.push_back(n);
+  size_t done = 0;
+  while (!ready.empty()) {
+    const uint32_t n = ready.back();
+    ready.pop_back();
+    ++done;
+    auto visit = [&](const std::vector<uint32_t>& first, const std::vector<uint32_t>& succ) {
+      if (n + 1 >= first.size()) return;
+      for (uint32_t i = first[n]; i < first[n + 1]; ++i)
+        if (--left[succ[i]] == 0) ready.push_back(succ[i]);
+    };
+    visit(src_first_, src_succ_);
+    visit(dst_first_, dst_succ_);
+  }
+  if (done != nodes) {
+    // Every node left waits for another node left: walk those back until a
+    // node repeats, which lies on a cycle.
+    std::vector<uint32_t> back(nodes, UINT32_MAX);
+    for (const Edge& e : edges)
+      if (left[e.pred] != 0 && left[e.succ] != 0) back[e.succ] = e.pred;
+    uint32_t n = 0;
+    while (left[n] == 0) ++n;
+    std::vector<uint8_t> seen(nodes, 0);
+    for (; !seen[n]; n = back[n]) seen[n] = 1;
+    std::vector<std::string> cycle;
+    for (uint32_t m = n; cycle.empty() || m != n; m = back[m]) cycle.push_back(name(m));
+    throw std::invalid_argument(fmt::format("the dependencies have a cycle: {} waits for {}",
+                                            fmt::join(cycle, " waits for "), cycle.front()));
+  }
+}
+
+void FlowDependencies::Done(Fabric& f, uint32_t node, bool at_dst) {
+  const std::vector<uint32_t>& first = at_dst ? dst_first_ : src_first_;
+  const std::vector<uint32_t>& succ = at_dst ? dst_succ_ : src_succ_;
+  if (node + 1 >= first.size()) return;
+  for (uint32_t i = first[node]; i < first[node + 1]; ++i)
+    if (--pending_[succ[i]] == 0) Release(f, succ[i]);
+}
+
+void FlowDependencies::Release(Fabric& f, uint32_t node) {
+  if (node >= flows_ && delay_[node] == 0) {  // a join without delay completes at once
+    Done(f, node, /*at_dst=*/false);
+    return;
+  }
+  f.Schedule(std::max(not_before_[node], f.now + delay_[node]), EventKind::kDependentStart, node);
+}
+
+}  // namespace rocesim

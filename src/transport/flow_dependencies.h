@@ -1,0 +1,85 @@
+// Dependencies between flows (issue "AI training on RoCE fabrics"): a flow
+// may start only once a set of other flows has completed, plus a compute
+// delay. Collectives, whose every step waits for the one before, and
+// dependency files (workload/dependency_file.h) expand into this.
+//
+// A dependency is resolved at the dependent flow's source host: each flow it
+// waits for must start or end there, and counts as complete when that host
+// is done with it — its requester saw the final ACK (the host sent it), or
+// its responder received its last byte (the host received it). Both happen
+// at one host, in one partition of a parallel run, so a partitioned run
+// starts every dependent flow at the same picosecond as the serial one
+// (sim/partitioned_run.h) without any message between partitions.
+//
+// Joins are dependency-only nodes bound to a host: one completes as soon as
+// everything it waits for has completed at its host (a rank finishing a
+// phase), so the next phase's flows wait for one join instead of for every
+// flow of the phase.
+//
+// Nodes are numbered flows first (node = flow id), then joins. Every replica
+// of a partitioned run holds the whole graph and counts down only what
+// completes at its own hosts.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/time.h"
+
+namespace rocesim {
+
+struct Fabric;
+
+class FlowDependencies {
+ public:
+  // One edge: `succ` waits for `pred` (node numbers).
+  struct Edge {
+    uint32_t pred = 0;
+    uint32_t succ = 0;
+  };
+  // Where each node resolves: a flow's source host (`flow_src`), a join's
+  // own host (`join_host`). Flows that wait for nothing are not started
+  // here (the arrival cursor starts them at their start time).
+  // `not_before` and `delay` are per node (a join: 0 and its delay). Throws std::invalid_argument
+  // when a predecessor does not touch the host its successor resolves at, and when the graph has a
+  // cycle (naming a flow on it).
+  void Build(const std::vector<uint32_t>& flow_src, const std::vector<uint32_t>& flow_dst,
+             const std::vector<uint32_t>& join_host, const std::vector<Edge>& edges,
+             const std::vector<Time>& not_before, const std::vector<Time>& delay);
+
+  bool Empty() const { return pending_.empty(); }
+  // Whether flow `id` waits for others (it is started by StartReady, not by
+  // its start time).
+  bool Waits(uint32_t id) const { return !pending_.empty() && waits_[id] != 0; }
+  uint32_t Nodes() const { return static_cast<uint32_t>(pending_.size()); }
+  uint64_t NumEdges() const { return edges_; }
+
+  // Flow `id` completed at its source host (final ACK) / at its destination
+  // host (last byte received): its successors resolved at that host count it
+  // down, and any that become ready are scheduled (EventKind::kDependentStart)
+  // at max(their start, now + their delay).
+  void SenderDone(Fabric& f, uint32_t id) { Done(f, id, /*at_dst=*/false); }
+  void ReceiverDone(Fabric& f, uint32_t id) { Done(f, id, /*at_dst=*/true); }
+
+  // A join's delay ran out (its kDependentStart): it completes now.
+  void JoinDone(Fabric& f, uint32_t node) { Done(f, node, /*at_dst=*/false); }
+  bool IsJoin(uint32_t node) const { return node >= flows_; }
+
+ private:
+  void Done(Fabric& f, uint32_t node, bool at_dst);
+  void Release(Fabric& f, uint32_t node);
+
+  uint32_t flows_ = 0;
+  uint64_t edges_ = 0;
+  std::vector<uint32_t> pending_;  // per node: predecessors not yet complete
+  std::vector<uint8_t> waits_;     // per flow: it has predecessors
+  // Successors, CSR: per node, those resolved at its source host (a join:
+  // its host) [src_first_[n], src_first_[n + 1]), and per flow those
+  // resolved at its destination host.
+  std::vector<uint32_t> src_first_, src_succ_;
+  std::vector<uint32_t> dst_first_, dst_succ_;
+  std::vector<Time> not_before_, delay_;
+};
+
+}  // namespace rocesim
