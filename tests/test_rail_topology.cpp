@@ -132,8 +132,9 @@ TEST(RailTopology, SameRailStaysOnTheLeafOtherTrafficCrossesASpine) {
   EXPECT_EQ(Paths(l, 1, 2), (std::set<std::vector<uint32_t>>{{17, 24, 18}, {17, 25, 18}}));
 }
 
-// Bytes sent on each link of a run of one flow, keyed by the link's two nodes.
-std::map<std::pair<uint32_t, uint32_t>, uint64_t> LinkBytes(const std::string& flow) {
+// The links a run of one flow sent anything on, keyed by their two nodes
+// (lower first): in how many directions.
+std::map<std::pair<uint32_t, uint32_t>, uint64_t> UsedLinks(const std::string& flow) {
   const test::SimRun r =
       test::RunYaml(std::string("topology: ") + kRail +
                     "\nduration: 1ms\ntraffic:\n  - type: flows\n    flows: [" + flow + "]\n");
@@ -149,10 +150,10 @@ std::map<std::pair<uint32_t, uint32_t>, uint64_t> LinkBytes(const std::string& f
 
 TEST(RailTopology, SameRailFlowUsesItsTwoHostLinksOnly) {
   // Data one way, ACKs the other: host 1 - leaf 17 - host 5 and nothing else.
-  const auto used = LinkBytes("{src: 1, dst: 5, size: 100KB, start: 0us}");
+  const auto used = UsedLinks("{src: 1, dst: 5, size: 100KB, start: 0us}");
   EXPECT_EQ(used, (std::map<std::pair<uint32_t, uint32_t>, uint64_t>{{{1, 17}, 2}, {{5, 17}, 2}}));
   // Cross-rail: the host links, and leaf 17 and leaf 18 to a spine.
-  const auto cross = LinkBytes("{src: 1, dst: 6, size: 100KB, start: 0us}");
+  const auto cross = UsedLinks("{src: 1, dst: 6, size: 100KB, start: 0us}");
   EXPECT_TRUE(cross.count({1, 17}) && cross.count({6, 18}));
   int spine_links = 0;
   for (const auto& [link, directions] : cross) spine_links += link.second >= 24;
