@@ -318,10 +318,10 @@ TEST(ScenarioReaderErrors, TopologyTypeFields) {
             "x.yaml:1:24: topology.k applies to type fat_tree, not star");
   EXPECT_EQ(ErrorOf("topology: {hosts: 4}"),
             "x.yaml:1:11: topology: missing required key 'type' (one of star, dumbbell, "
-            "leaf_spine, fat_tree, file)");
+            "leaf_spine, fat_tree, rail, file)");
   EXPECT_EQ(
       ErrorOf("topology: {type: fattree}"),
-      R"(x.yaml:1:18: topology.type: expected one of star, dumbbell, leaf_spine, fat_tree, file, got "fattree"; did you mean 'fat_tree'?)");
+      R"(x.yaml:1:18: topology.type: expected one of star, dumbbell, leaf_spine, fat_tree, rail, file, got "fattree"; did you mean 'fat_tree'?)");
   EXPECT_EQ(ErrorOf("name: x\n"), "x.yaml:1:1: missing required key 'topology'");
   EXPECT_EQ(ErrorOf(""), "x.yaml: missing required key 'topology'");
 }

@@ -22,7 +22,7 @@ namespace rocesim {
 
 constexpr int kNumPriorities = 8;
 
-enum class TopologyKind { kStar, kDumbbell, kLeafSpine, kFatTree, kFile };
+enum class TopologyKind { kStar, kDumbbell, kLeafSpine, kFatTree, kFile, kRail };
 
 struct TopologyConfig {
   TopologyKind kind = TopologyKind::kStar;
@@ -33,17 +33,41 @@ struct TopologyConfig {
   int hosts_left = 1;
   int hosts_right = 1;
   // leaf_spine: `leaves` leaves with `hosts_per_leaf` each, every leaf linked to
-  // every spine with `links_per_spine` parallel links.
+  // every spine with `links_per_spine` parallel links (spines and
+  // links_per_spine also for rail).
   int leaves = 2;
   int spines = 2;
   int hosts_per_leaf = 2;
   int links_per_spine = 1;
   // fat_tree: k-ary 3-tier fat tree (k even): k^3/4 hosts.
   int k = 4;
+  // rail: a rail-optimized fabric (NVIDIA DGX SuperPOD; topo/topology.h):
+  // `servers` GPU servers of gpus_per_server GPUs, each GPU with
+  // its own NIC (one host). The servers form rail groups of
+  // `servers_per_rail_group`; in each group GPU i of every server is cabled
+  // to the group's rail-i leaf, and every leaf to every spine (`spines`,
+  // `links_per_spine` as in leaf_spine). The reader requires `servers` and
+  // sets servers_per_rail_group to servers when absent (one rail group);
+  // builders read 0 the same way.
+  int servers = 2;
+  int servers_per_rail_group = 0;
   // file: a topology in the HPCC simulator's format (bench/README.md).
   std::string file;
   // file: number of hosts in `file` (nodes minus switches), filled by the reader.
   int file_hosts = 0;
+
+  // GPU servers, for any topology: hosts are grouped into servers of
+  // gpus_per_server consecutive host ids (host h is GPU h % G of server
+  // h / G). G divides the host count. All GPUs of a server share its
+  // NVLink-like domain, so a parallel run keeps a server's hosts in one
+  // partition (sim/partition.h).
+  int gpus_per_server = 1;
+  // The intra-server domain: each GPU's fixed bandwidth per direction and
+  // the latency of one transfer. 3.6 Tb/s is NVLink 4's 450 GB/s per
+  // direction per GPU on an H100 (NVIDIA H100 datasheet: 900 GB/s
+  // bidirectional); 1 us is our choice, not a measured figure.
+  int64_t nvlink_rate_bps = 3'600'000'000'000;
+  Time nvlink_latency = 1 * kMicrosecond;
 
   // Link parameters per tier. Host links connect hosts to their switch; fabric
   // links connect switches (leaf-spine, edge-agg) and core links agg-core.

@@ -38,6 +38,8 @@ int64_t TotalHosts(const TopologyConfig& t) {
       return int64_t{t.k} * t.k * t.k / 4;
     case TopologyKind::kFile:
       return t.file_hosts;
+    case TopologyKind::kRail:
+      return int64_t{t.servers} * t.gpus_per_server;
   }
   return 0;
 }
@@ -63,27 +65,39 @@ void Reader::ReadLink(const Field& f, int64_t& rate, Time& delay) const {
 }
 
 void Reader::ReadTopology(const Field& f, TopologyConfig& t) {
-  const Map m = ReadMap(f, {"type", "hosts", "hosts_left", "hosts_right", "leaves", "spines",
-                            "hosts_per_leaf", "links_per_spine", "k", "file", "host_link",
-                            "fabric_link", "core_link", "ifg_bytes", "error_rate"});
+  const Map m = ReadMap(
+      f, {"type", "hosts", "hosts_left", "hosts_right", "leaves", "spines", "hosts_per_leaf",
+          "links_per_spine", "k", "servers", "servers_per_rail_group", "file", "gpus_per_server",
+          "nvlink", "host_link", "fabric_link", "core_link", "ifg_bytes", "error_rate"});
   const Field type_field =
-      Require(m, "type", " (one of star, dumbbell, leaf_spine, fat_tree, file)");
+      Require(m, "type", " (one of star, dumbbell, leaf_spine, fat_tree, rail, file)");
   const std::string type =
-      OneOf(type_field, {"star", "dumbbell", "leaf_spine", "fat_tree", "file"});
+      OneOf(type_field, {"star", "dumbbell", "leaf_spine", "fat_tree", "rail", "file"});
+  // spines and links_per_spine apply to both switch tiers that have spines.
+  const bool spined = type == "leaf_spine" || type == "rail";
+  const std::string_view spine_types = spined ? std::string_view(type) : "leaf_spine or rail";
   CheckTypedKeys(m, type,
                  {{"hosts", "star"},
                   {"hosts_left", "dumbbell"},
                   {"hosts_right", "dumbbell"},
                   {"leaves", "leaf_spine"},
-                  {"spines", "leaf_spine"},
+                  {"spines", spine_types},
                   {"hosts_per_leaf", "leaf_spine"},
-                  {"links_per_spine", "leaf_spine"},
+                  {"links_per_spine", spine_types},
                   {"k", "fat_tree"},
+                  {"servers", "rail"},
+                  {"servers_per_rail_group", "rail"},
                   {"file", "file"}});
 
   const auto count = [&](std::string_view key, int& out) {
     if (auto v = m.Get(key)) out = IntField(*v, 1, kMaxCount);
   };
+  // Any type may group its hosts into GPU servers; rail needs it for its rails.
+  std::optional<Field> gpus_field = m.Get("gpus_per_server");
+  if (type == "rail")
+    gpus_field = Require(m, "gpus_per_server",
+                         " (the number of rails: GPU i of every server has its own NIC on rail i)");
+  if (gpus_field) t.gpus_per_server = IntField(*gpus_field, 1, kMaxCount);
   if (type == "star") {
     t.kind = TopologyKind::kStar;
     count("hosts", t.hosts);
@@ -103,6 +117,19 @@ void Reader::ReadTopology(const Field& f, TopologyConfig& t) {
       t.k = IntField(*v, 2, kMaxCount);
       if (t.k % 2 != 0) Expected(*v, "an even integer >= 2");
     }
+  } else if (type == "rail") {
+    t.kind = TopologyKind::kRail;
+    t.servers = IntField(Require(m, "servers", " (the number of GPU servers)"), 1, kMaxCount);
+    count("spines", t.spines);
+    count("links_per_spine", t.links_per_spine);
+    t.servers_per_rail_group = t.servers;  // one rail group unless told otherwise
+    if (auto v = m.Get("servers_per_rail_group")) {
+      t.servers_per_rail_group = IntField(*v, 1, kMaxCount);
+      if (t.servers % t.servers_per_rail_group != 0)
+        Fail(*v, fmt::format("expected a divisor of servers ({}), got {}: rail groups are "
+                             "equal blocks of consecutive servers",
+                             t.servers, t.servers_per_rail_group));
+    }
   } else {
     t.kind = TopologyKind::kFile;
     const Field file_field = Require(m, "file", " (the HPCC topology file for type file)");
@@ -119,6 +146,16 @@ void Reader::ReadTopology(const Field& f, TopologyConfig& t) {
     Fail(f, fmt::format("the topology has too many hosts ({})", hosts));
   }
   hosts_ = static_cast<int>(hosts);
+  if (gpus_field && hosts % t.gpus_per_server != 0)
+    Fail(*gpus_field,
+         fmt::format("expected a divisor of the topology's {} hosts, got {}: servers are groups "
+                     "of gpus_per_server consecutive host ids",
+                     hosts, t.gpus_per_server));
+  if (auto v = m.Get("nvlink")) {
+    const Map nv = ReadMap(*v, {"rate", "latency"});
+    if (auto r = nv.Get("rate")) t.nvlink_rate_bps = Rate(*r);
+    if (auto l = nv.Get("latency")) t.nvlink_latency = TimeValue(*l, 0);
+  }
 
   if (auto v = m.Get("host_link")) ReadLink(*v, t.host_rate_bps, t.host_delay);
   if (auto v = m.Get("fabric_link")) ReadLink(*v, t.fabric_rate_bps, t.fabric_delay);

@@ -55,14 +55,20 @@ std::vector<uint32_t> DealByLoad(const std::vector<uint64_t>& items,
   return out;
 }
 
-// Generated fat trees and leaf-spines are cut by their structure: whole pods
-// (a pod's hosts, edge and aggregation switches) or whole leaf groups (a
-// leaf and its hosts), spread evenly over the partitions, with the core
-// switches or spines dealt out evenly among them. Every partition then has
-// the same number of hosts and switches, and only the links to core
-// switches / spines of other partitions are cut. Empty when the structure
-// does not apply (another topology, more partitions than pods or leaves,
-// or a link that must not be cut: METIS cuts around it). Node numbering as
+// Generated fat trees, leaf-spines and rail fabrics are cut by their
+// structure: whole pods (a pod's hosts, edge and aggregation switches),
+// whole leaf groups (a leaf and its hosts) or whole rail groups (a group's
+// servers and its one leaf per rail), spread evenly over the partitions,
+// with the core switches or spines dealt out evenly among them. Every
+// partition then has the same number of hosts and switches, and only the
+// links to core switches / spines of other partitions are cut. A rail group
+// is a leaf group with G leaves: its leaves connect only its own servers
+// and the spines, so cutting between groups cuts leaf-spine links only, as
+// for a leaf-spine, and keeps whole servers together by construction
+// (cutting by rail instead would split every server). Empty when the
+// structure does not apply (another topology, more partitions than groups
+// or top switches, a GPU server that would straddle two groups, or a link
+// that must not be cut: METIS cuts around it). Node numbering as
 // topo/topology.cpp builds it.
 std::vector<uint32_t> StructuralCut(const FabricLayout& f, const Scenario& scenario, uint32_t parts,
                                     const std::vector<uint64_t>& load) {
@@ -84,9 +90,21 @@ std::vector<uint32_t> StructuralCut(const FabricLayout& f, const Scenario& scena
     switches_per_group = 1;
     layers = 1;
     top = static_cast<uint32_t>(t.spines);
+  } else if (t.kind == TopologyKind::kRail) {
+    const auto gpus = static_cast<uint32_t>(t.gpus_per_server);
+    const auto per_group =
+        static_cast<uint32_t>(t.servers_per_rail_group > 0 ? t.servers_per_rail_group : t.servers);
+    groups = static_cast<uint32_t>(t.servers) / per_group;
+    hosts_per_group = per_group * gpus;
+    switches_per_group = gpus;  // one leaf per rail
+    layers = 1;
+    top = static_cast<uint32_t>(t.spines);
   } else {
     return {};
   }
+  // A server whose GPUs sit in two groups (hosts per pod or leaf not a
+  // multiple of G) could be split: METIS, which keeps servers whole, instead.
+  if (hosts_per_group % static_cast<uint32_t>(t.gpus_per_server) != 0) return {};
   if (groups < parts || top < parts ||
       f.nodes.size() != groups * (hosts_per_group + layers * switches_per_group) + top)
     return {};
@@ -113,6 +131,23 @@ std::vector<uint32_t> StructuralCut(const FabricLayout& f, const Scenario& scena
   for (uint32_t c = 0; c < top; ++c) part[n++] = top_part[c];
   return part;
 }
+
+// Every GPU server's hosts in one partition: its intra-server transfers are
+// modelled at its hosts and cannot cross partitions. Both cuts above keep
+// servers whole; this is the check that they did.
+void CheckServersWhole(const FabricLayout& f, const Scenario& scenario,
+                       const std::vector<uint32_t>& node_part) {
+  const auto gpus = static_cast<uint32_t>(scenario.topology.gpus_per_server);
+  if (gpus <= 1) return;
+  for (uint32_t h = 0; h < f.host_nodes.size(); ++h) {
+    const uint32_t first = h - h % gpus;  // GPU 0 of h's server
+    if (node_part[f.host_nodes[h]] != node_part[f.host_nodes[first]])
+      throw PartitionError(fmt::format(
+          "the partitioning splits GPU server {}: host {} is in partition {}, host {} in "
+          "partition {} (a server's hosts must share one partition)",
+          h / gpus, first, node_part[f.host_nodes[first]], h, node_part[f.host_nodes[h]]));
+  }
+}
 }  // namespace
 
 Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, uint32_t parts) {
@@ -138,6 +173,12 @@ Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, ui
       if (p.delay == 0) comp.Join(p.node, f.ports[p.peer].node);
     for (const uint32_t port : uncuttable)
       comp.Join(f.ports[port].node, f.ports[f.ports[port].peer].node);
+    // A GPU server's hosts share its intra-server (NVLink) domain, which is
+    // modelled at the hosts without links to cut: one vertex per server.
+    const auto gpus = static_cast<uint32_t>(scenario.topology.gpus_per_server);
+    if (gpus > 1)
+      for (uint32_t h = 0; h + gpus <= f.host_nodes.size(); h += gpus)
+        for (uint32_t g = 1; g < gpus; ++g) comp.Join(f.host_nodes[h], f.host_nodes[h + g]);
     // Vertices: the zero-delay components, numbered in node order.
     std::vector<idx_t> vertex(n, -1);
     idx_t vertices = 0;
@@ -152,9 +193,11 @@ Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, ui
                           p.node, p.local, f.ports[p.peer].node);
           break;
         }
+      const std::string servers =
+          gpus > 1 ? fmt::format(" (each GPU server's {} hosts stay together)", gpus) : "";
       throw PartitionError(
-          fmt::format("cannot cut the fabric into {} partitions: it has {} separable parts{}",
-                      parts, vertices, zero));
+          fmt::format("cannot cut the fabric into {} partitions: it has {} separable parts{}{}",
+                      parts, vertices, zero, servers));
     }
     // Two balance constraints per vertex: its ports (plus one per host: the
     // memory a partition holds) and its share of the frames (the time it
@@ -207,6 +250,7 @@ Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, ui
     for (uint32_t i = 0; i < n; ++i)
       out.node_part[i] = static_cast<uint32_t>(part[static_cast<size_t>(vertex[comp.Find(i)])]);
   }
+  CheckServersWhole(f, scenario, out.node_part);
   out.sizes.assign(parts, PartitionSize{});
   for (uint32_t i = 0; i < n; ++i) {
     PartitionSize& s = out.sizes[out.node_part[i]];
@@ -218,7 +262,10 @@ Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, ui
     if (out.sizes[p].switches + out.sizes[p].hosts == 0)
       throw PartitionError(
           fmt::format("cannot cut the fabric into {} partitions: partition {} is empty", parts, p));
-  out.by = parts == 1 ? "" : cut_by_structure ? "pods / leaf groups" : "METIS";
+  out.by = parts == 1                                      ? ""
+           : !cut_by_structure                             ? "METIS"
+           : scenario.topology.kind == TopologyKind::kRail ? "rail groups"
+                                                           : "pods / leaf groups";
   for (const PortLink& p : f.ports) {
     const uint32_t peer_node = f.ports[p.peer].node;
     if (out.node_part[p.node] == out.node_part[peer_node] || p.node > peer_node) continue;

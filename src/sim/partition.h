@@ -6,19 +6,26 @@
 // must learn of it before the frame lands, so partitions synchronise at least
 // once per smallest cut-link delay (the lookahead).
 //
-// Generated fat trees and leaf-spines are cut by pods / leaf groups, with
-// the core switches or spines spread evenly (equal hosts and switches per
-// partition); which pod goes where does not change the cut, so pods, then
-// core switches, are dealt heaviest first to the partition with the least
-// work (sim/partition_load.h: data frames per node). Any other topology
-// (HPCC files included) is cut by METIS (Debian's libmetis) on the node
-// graph with two balance constraints, ports (a node's port count plus one
-// for a host: the memory a partition holds) and frames (the time it runs),
-// cutting few links.
+// Generated fat trees, leaf-spines and rail fabrics are cut by pods / leaf
+// groups / rail groups, with the core switches or spines spread evenly
+// (equal hosts and switches per partition); which pod goes where does not
+// change the cut, so pods, then core switches, are dealt heaviest first to
+// the partition with the least work (sim/partition_load.h: data frames per
+// node). Any other topology (HPCC files included, and a fabric with fewer
+// groups or top switches than partitions) is cut by METIS (Debian's
+// libmetis) on the node graph with two balance constraints, ports (a
+// node's port count plus one for a host: the memory a partition holds) and
+// frames (the time it runs), cutting few links.
 // Links of zero delay cannot be cut (no lookahead), nor links a link_down
 // fault takes down: their ends are merged into one vertex before METIS sees
 // the graph, so a partitioning always cuts around them; a fabric that is one
 // such component cannot be split.
+// GPU servers (topology.gpus_per_server G > 1) are never split: their
+// intra-server transfers are modelled at the hosts. METIS sees each
+// server's G hosts as one vertex; a pod or leaf cut applies only when G
+// divides the hosts per pod or leaf (else METIS); and PartitionFabric
+// checks the result, throwing PartitionError if a server straddles two
+// partitions.
 #pragma once
 
 #include <cstdint>
@@ -50,7 +57,7 @@ struct Partitioning {
   std::vector<PartitionSize> sizes;
   uint64_t cut_links = 0;     // links whose ends lie in different partitions
   Time lookahead = kTimeMax;  // the smallest delay of a cut link
-  std::string by;             // "pods / leaf groups" or "METIS" ("" for one partition)
+  std::string by;  // "pods / leaf groups", "rail groups" or "METIS" ("" for one partition)
   // "partitions 2: 40 switches 64 hosts 384 ports | ...; cut 16 links; lookahead 1 us"
   std::string Describe(Time window) const;
 };

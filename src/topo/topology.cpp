@@ -58,6 +58,32 @@ Topology BuildLeafSpine(const TopologyConfig& cfg) {
   return t;
 }
 
+Topology BuildRail(const TopologyConfig& cfg) {
+  Topology t;
+  const auto gpus = static_cast<uint32_t>(cfg.gpus_per_server);
+  const auto servers = static_cast<uint32_t>(cfg.servers);
+  const auto per_group = static_cast<uint32_t>(
+      cfg.servers_per_rail_group > 0 ? cfg.servers_per_rail_group : cfg.servers);
+  const uint32_t groups = servers / per_group;  // the reader checks that it divides
+  // Nodes: hosts server-major, then leaves group-major, then spines, so that a
+  // rail group's hosts and leaves are contiguous blocks as a leaf_spine's
+  // leaf groups are (the structural cut in sim/partition.cpp relies on it).
+  const uint32_t hosts = AddNodes(t, servers * gpus, false);
+  const uint32_t leaves = AddNodes(t, groups * gpus, true);
+  const uint32_t spines = AddNodes(t, static_cast<uint32_t>(cfg.spines), true);
+  for (uint32_t g = 0; g < groups; ++g) {
+    for (uint32_t rail = 0; rail < gpus; ++rail) {
+      const uint32_t leaf = leaves + g * gpus + rail;
+      for (uint32_t s = g * per_group; s < (g + 1) * per_group; ++s)
+        Link(t, hosts + s * gpus + rail, leaf, cfg.host_rate_bps, cfg.host_delay);
+      for (int sp = 0; sp < cfg.spines; ++sp)
+        for (int k = 0; k < cfg.links_per_spine; ++k)
+          Link(t, leaf, spines + static_cast<uint32_t>(sp), cfg.fabric_rate_bps, cfg.fabric_delay);
+    }
+  }
+  return t;
+}
+
 Topology BuildFatTree(const TopologyConfig& cfg) {
   Topology t;
   const uint32_t k = static_cast<uint32_t>(cfg.k);
@@ -109,6 +135,9 @@ Topology BuildTopology(const TopologyConfig& cfg) {
       break;
     case TopologyKind::kFatTree:
       t = BuildFatTree(cfg);
+      break;
+    case TopologyKind::kRail:
+      t = BuildRail(cfg);
       break;
     case TopologyKind::kFile:
       return BuildFromFile(cfg.file);  // per-link error rates

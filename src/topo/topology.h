@@ -37,6 +37,15 @@ Topology BuildLeafSpine(const TopologyConfig& cfg);
 // fat_tree: k-ary 3-tier fat tree (Al-Fares et al.): k pods of k/2 edge and
 // k/2 aggregation switches, (k/2)^2 cores, k^3/4 hosts.
 Topology BuildFatTree(const TopologyConfig& cfg);
+// rail: a rail-optimized fabric (NVIDIA DGX SuperPOD H100 reference
+// architecture's compute fabric; Wang et al., "Rail-only", arXiv:2307.12169,
+// §2): servers x gpus_per_server hosts,
+// host = server * G + gpu. Rail group g (servers_per_rail_group consecutive
+// servers) has one leaf per rail i, node hosts + g * G + i, cabled to GPU i
+// of each of its servers; every leaf links to every spine with
+// links_per_spine parallel links. Same-rail traffic within a group turns at
+// its leaf; everything else crosses a spine.
+Topology BuildRail(const TopologyConfig& cfg);
 // file: the HPCC simulator's topology format, already parsed.
 Topology BuildFromFile(const std::string& path);
 
