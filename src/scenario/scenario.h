@@ -62,8 +62,8 @@ struct TopologyConfig {
   // NVLink-like domain, so a parallel run keeps a server's hosts in one
   // partition (sim/partition.h).
   int gpus_per_server = 1;
-  // The intra-server domain: each GPU's fixed bandwidth per direction and
-  // the latency of one transfer. 3.6 Tb/s is NVLink 4's 450 GB/s per
+  // The intra-server domain (net/nvlink.h): each GPU's fixed bandwidth per
+  // direction and the latency of one transfer. 3.6 Tb/s is NVLink 4's 450 GB/s per
   // direction per GPU on an H100 (NVIDIA H100 datasheet: 900 GB/s
   // bidirectional); 1 us is our choice, not a measured figure.
   int64_t nvlink_rate_bps = 3'600'000'000'000;
@@ -82,14 +82,6 @@ struct TopologyConfig {
   // Probability that a frame is lost on a link (random bit errors), for every
   // link of a generated topology; a topology file gives its own per link.
   double error_rate = 0;
-  // GPU servers: hosts are grouped into servers of gpus_per_server
-  // consecutive host ids (one GPU and its RDMA NIC each), joined inside the
-  // server by an NVLink-like domain of this bandwidth per GPU and direction
-  // and this latency (net/nvlink.h). 3.6 Tb/s: NVLink 4's 450 GB/s per
-  // direction (H100); 1 us is our choice.
-  int gpus_per_server = 1;
-  int64_t nvlink_rate_bps = 3'600'000'000'000;
-  Time nvlink_latency = 1 * kMicrosecond;
 };
 
 // ECN thresholds for egress ports of one link speed.
