@@ -175,8 +175,9 @@ PktId Nic::MakeDataPacket(Fabric& f, Flow& flow) {
   if (f.int_enabled) f.IntOf(id).count = 0;
   if (psn < flow.max_sent) {
     f.counters.retransmitted_packets++;
-  } else {
-    flow.max_sent = psn + 1;
+  } else if ((flow.max_sent = psn + 1) == flow.packets && !f.deps.Empty()) {
+    // Its last packet is leaving: the next message of its connection may go.
+    f.deps.SenderSent(f, flow.id);
   }
   // Per-QP rate limiter (and segment pacing when congestion control asks for it).
   Pace(f, flow, pkt.size + static_cast<uint32_t>(f.ports[port_].ifg_bytes), pkt.payload);

@@ -35,6 +35,7 @@ void NvlinkDomain::Complete(Fabric& f, uint32_t id) {
   fl.rcv_next = fl.snd_una = fl.snd_nxt = fl.max_sent = fl.packets;
   f.flows_finished++;
   if (!f.deps.Empty()) {
+    f.deps.SenderSent(f, id);
     f.deps.ReceiverDone(f, id);
     f.deps.SenderDone(f, id);
   }

@@ -297,6 +297,10 @@ struct FlowSpec {
   // entry: a flow's index in the entry's flow list, or flows.size() + j for
   // the entry's j-th join.
   std::vector<uint32_t> after;
+  // The message before this one on its connection (entry-local flow index;
+  // UINT32_MAX: none): it starts only once that one's last packet has left,
+  // as a QP sends its work requests in order.
+  uint32_t after_sent = UINT32_MAX;
   Time delay = 0;
   // The QP's UDP source port (0: one per flow, QpSourcePort): flows that are
   // messages of one connection (a collective's channel) share their port and

@@ -206,7 +206,7 @@ void Simulation::BuildFlows() {
     fl.size_bytes = size;
     // A flow that waits for others starts when they are done (kTimeMax
     // until then); one that does not, at its start plus its delay.
-    fl.start = s.after.empty() ? s.start + s.delay : kTimeMax;
+    fl.start = s.after.empty() && s.after_sent == UINT32_MAX ? s.start + s.delay : kTimeMax;
     fl.priority = static_cast<uint8_t>(s.priority);
     fl.start_rate_bps = s.start_rate_bps;
     fl.max_rate_bps = s.max_rate_bps;
@@ -225,7 +225,7 @@ void Simulation::BuildFlows() {
   // Dependencies name entry-local nodes: flows, then the entry's joins.
   struct LocalEdge {
     uint32_t pred, succ;
-    bool pred_join, succ_join;
+    bool pred_join, succ_join, on_sent;
   };
   std::vector<LocalEdge> edges;
   std::vector<uint32_t> join_host;
@@ -237,10 +237,10 @@ void Simulation::BuildFlows() {
     const auto base = static_cast<uint32_t>(f.flows.size());
     const auto join_base = static_cast<uint32_t>(join_host.size());
     const auto local_flows = static_cast<uint32_t>(x.flows.size());
-    auto edge = [&](uint32_t pred, uint32_t succ, bool succ_join) {
+    auto edge = [&](uint32_t pred, uint32_t succ, bool succ_join, bool on_sent = false) {
       const bool pred_join = pred >= local_flows;
       edges.push_back(LocalEdge{pred_join ? join_base + pred - local_flows : base + pred, succ,
-                                pred_join, succ_join});
+                                pred_join, succ_join, on_sent});
     };
     for (uint32_t k = 0; k < local_flows; ++k) {
       const FlowSpec& s = x.flows[k];
@@ -248,6 +248,7 @@ void Simulation::BuildFlows() {
       flow_not_before.push_back(s.start);
       flow_delay.push_back(s.delay);
       for (uint32_t a : s.after) edge(a, base + k, false);
+      if (s.after_sent != UINT32_MAX) edge(s.after_sent, base + k, false, true);
     }
     for (uint32_t j = 0; j < x.joins.size(); ++j) {
       join_host.push_back(static_cast<uint32_t>(x.joins[j].host));
@@ -271,8 +272,8 @@ void Simulation::BuildFlows() {
     std::vector<FlowDependencies::Edge> global;
     global.reserve(edges.size());
     for (const LocalEdge& e : edges)
-      global.push_back(
-          {e.pred_join ? flows + e.pred : e.pred, e.succ_join ? flows + e.succ : e.succ});
+      global.push_back({e.pred_join ? flows + e.pred : e.pred,
+                        e.succ_join ? flows + e.succ : e.succ, e.on_sent});
     std::vector<uint32_t> src(flows), dst(flows);
     for (const Flow& fl : f.flows) {
       src[fl.id] = fl.src;
@@ -324,11 +325,16 @@ IdealMessage Simulation::IdealMessageOf(const Flow& fl) const {
   const HostConfig& h = scenario_.host;
   const int64_t rate = layout_->ports[layout_->HostPort(fl.src)].rate_bps;
   const int64_t full = h.mtu_bytes + h.header_bytes + topo.ifg_bytes;
-  m.occupancy = SerializationTime(full, rate) * (fl.packets - 1) +
-                SerializationTime(fl.last_payload + h.header_bytes + topo.ifg_bytes, rate);
+  const Time data = SerializationTime(full, rate) * (fl.packets - 1) +
+                    SerializationTime(fl.last_payload + h.header_bytes + topo.ifg_bytes, rate);
+  // The ACKs the receiver returns over the same links' other direction
+  // (stats/collective_ideal.h).
+  const int64_t acks = (fl.packets + h.ack_every - 1) / h.ack_every;
+  const Time ack_time = SerializationTime(h.header_bytes + 4 + topo.ifg_bytes, rate) * acks;
+  m.occupancy = data + ack_time;
   const IdealTimes t = ComputeIdealTimes(fl);
-  m.delivered = t.delivered;
-  m.done = t.fct;
+  m.delivered = t.delivered + ack_time;
+  m.done = t.fct + ack_time;
   return m;
 }
 

@@ -1,20 +1,21 @@
 // The ideal completion time of one collective instance (issue "AI training
 // on RoCE fabrics"): how long its messages take on an otherwise idle fabric
-// with no congestion, given their dependencies. Each NIC sends one message at
-// a time and receives one at a time at line rate (a GPU's NVLink port
-// likewise); a message starts once it is ready (its dependencies done at its
-// source) and both its sender and its receiver are free, in order of
-// readiness; its last byte arrives its ideal delivery time after it starts
-// (stats/ideal_fct.h: store and forward on its path), its sender is done at
-// its ideal FCT. The instance's time is its last delivery.
-//
-// This is a list schedule of the dependency graph, exact for the ring,
-// chain, halving-doubling and direct algorithms on a non-blocking fabric
-// (each NIC moves one message at a time there anyway, or its messages share
-// it with the same makespan) and close for the tree, where a rank receives
-// from two children at once. ACK frames are not counted: with ack_every = 1
-// they take about 7% of each reverse link (86 of every 1,168 wire bytes), so
-// an idle-fabric ring measures a slowdown near 1.07 (README "Model notes").
+// with no congestion, given their dependencies. A message starts once it is
+// ready (its dependencies done at its source host); its last byte arrives
+// its ideal delivery time after it starts (stats/ideal_fct.h: store and
+// forward on its path) and its sender is done at its ideal FCT. Ports move
+// one message at a time at line rate, and a message occupies a port for its
+// data frames plus the ACKs its receiver returns on the same links in the
+// other direction (one ACK frame per host.ack_every packets: 86 of every
+// 1,168 wire bytes at ack_every 1), since every rank of a collective sends
+// and receives at once. Two relaxations are scheduled, in order of
+// readiness — each sending port one message at a time (receivers
+// unconstrained), and each receiving port one at a time (senders
+// unconstrained) — and the ideal is the larger makespan. That is exact for
+// the ring, chain and halving-doubling algorithms and for direct all-to-all
+// on a non-blocking fabric, and a close lower bound for the tree, where a
+// rank's messages to its two children and from them overlap. An instance's
+// time is its last delivery.
 #pragma once
 
 #include <cstdint>

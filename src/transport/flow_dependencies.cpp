@@ -39,13 +39,19 @@ void FlowDependencies::Build(const std::vector<uint32_t>& flow_src,
   auto name = [&](uint32_t n) {
     return n < flows_ ? fmt::format("flow {}", n) : fmt::format("join {}", n - flows_);
   };
-  std::vector<std::pair<uint32_t, uint32_t>> at_src, at_dst;
+  std::vector<std::pair<uint32_t, uint32_t>> at_src, at_dst, on_sent;
   for (const Edge& e : edges) {
     if (e.pred >= nodes || e.succ >= nodes)
       throw std::invalid_argument(
           fmt::format("a dependency names node {} of {}", std::max(e.pred, e.succ), nodes));
     const uint32_t h = host_of(e.succ);
-    if (e.pred < flows_ && flow_dst[e.pred] == h) {
+    if (e.on_sent) {
+      if (e.pred >= flows_ || flow_src[e.pred] != h)
+        throw std::invalid_argument(
+            fmt::format("{} waits for {} to be sent, which {} does not send", name(e.succ),
+                        name(e.pred), name(e.succ)));
+      on_sent.emplace_back(e.pred, e.succ);
+    } else if (e.pred < flows_ && flow_dst[e.pred] == h) {
       at_dst.emplace_back(e.pred, e.succ);
     } else if (host_of(e.pred) == h) {
       at_src.emplace_back(e.pred, e.succ);
@@ -62,6 +68,7 @@ void FlowDependencies::Build(const std::vector<uint32_t>& flow_src,
     if (pending_[j] == 0) throw std::invalid_argument(fmt::format("{} waits for nothing", name(j)));
   BuildCsr(nodes, at_src, src_first_, src_succ_);
   BuildCsr(flows_, at_dst, dst_first_, dst_succ_);
+  BuildCsr(flows_, on_sent, sent_first_, sent_succ_);
 
   // Kahn's algorithm: every node must become ready once its predecessors do.
   std::vector<uint32_t> left = pending_;
@@ -80,6 +87,7 @@ void FlowDependencies::Build(const std::vector<uint32_t>& flow_src,
     };
     visit(src_first_, src_succ_);
     visit(dst_first_, dst_succ_);
+    visit(sent_first_, sent_succ_);
   }
   if (done != nodes) {
     // Every node left waits for another node left: walk those back until a
@@ -99,8 +107,15 @@ void FlowDependencies::Build(const std::vector<uint32_t>& flow_src,
 }
 
 void FlowDependencies::Done(Fabric& f, uint32_t node, bool at_dst) {
-  const std::vector<uint32_t>& first = at_dst ? dst_first_ : src_first_;
-  const std::vector<uint32_t>& succ = at_dst ? dst_succ_ : src_succ_;
+  if (at_dst) {
+    Count(f, dst_first_, dst_succ_, node);
+  } else {
+    Count(f, src_first_, src_succ_, node);
+  }
+}
+
+void FlowDependencies::Count(Fabric& f, const std::vector<uint32_t>& first,
+                             const std::vector<uint32_t>& succ, uint32_t node) {
   if (node + 1 >= first.size()) return;
   for (uint32_t i = first[node]; i < first[node + 1]; ++i)
     if (--pending_[succ[i]] == 0) Release(f, succ[i]);

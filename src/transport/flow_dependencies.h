@@ -33,10 +33,14 @@ struct Fabric;
 
 class FlowDependencies {
  public:
-  // One edge: `succ` waits for `pred` (node numbers).
+  // One edge: `succ` waits for `pred` (node numbers) to complete, or with
+  // `on_sent`, only for flow `pred` to have sent its last packet (the
+  // message before it on one connection: a QP's work queue sends in order;
+  // both start at the same host).
   struct Edge {
     uint32_t pred = 0;
     uint32_t succ = 0;
+    bool on_sent = false;
   };
   // Where each node resolves: a flow's source host (`flow_src`), a join's
   // own host (`join_host`). Flows that wait for nothing are not started
@@ -61,6 +65,8 @@ class FlowDependencies {
   // at max(their start, now + their delay).
   void SenderDone(Fabric& f, uint32_t id) { Done(f, id, /*at_dst=*/false); }
   void ReceiverDone(Fabric& f, uint32_t id) { Done(f, id, /*at_dst=*/true); }
+  // Flow `id`'s last packet left its NIC for the first time.
+  void SenderSent(Fabric& f, uint32_t id) { Count(f, sent_first_, sent_succ_, id); }
 
   // A join's delay ran out (its kDependentStart): it completes now.
   void JoinDone(Fabric& f, uint32_t node) { Done(f, node, /*at_dst=*/false); }
@@ -68,6 +74,9 @@ class FlowDependencies {
 
  private:
   void Done(Fabric& f, uint32_t node, bool at_dst);
+  // Counts down the successors of `node` in one CSR list.
+  void Count(Fabric& f, const std::vector<uint32_t>& first, const std::vector<uint32_t>& succ,
+             uint32_t node);
   void Release(Fabric& f, uint32_t node);
 
   uint32_t flows_ = 0;
@@ -79,6 +88,7 @@ class FlowDependencies {
   // resolved at its destination host.
   std::vector<uint32_t> src_first_, src_succ_;
   std::vector<uint32_t> dst_first_, dst_succ_;
+  std::vector<uint32_t> sent_first_, sent_succ_;  // per flow: Edge::on_sent successors
   std::vector<Time> not_before_, delay_;
 };
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "core/rng.h"
 
@@ -55,6 +56,13 @@ class Builder {
     if (gate_[src] != kNone) f.after.push_back(gate_[src]);
     f.sport = Sport(conn, src, dst);
     const auto id = static_cast<uint32_t>(plan_.flows.size());
+    // A connection sends its messages in order (FlowSpec::after_sent).
+    const uint64_t key = uint64_t(conn) << 48 | uint64_t(src) << 24 | uint64_t(dst);
+    const auto [last, fresh] = last_on_connection_.try_emplace(key, id);
+    if (!fresh) {
+      f.after_sent = last->second;
+      last->second = id;
+    }
     plan_.flows.push_back(std::move(f));
     plan_.flow_step.push_back(static_cast<uint16_t>(std::min(step_, 0xFFFF)));
     for (int h : {src, dst}) {
@@ -110,6 +118,7 @@ class Builder {
   const TrafficSpec& t_;
   size_t index_;
   CollectivePlan plan_;
+  std::unordered_map<uint64_t, uint32_t> last_on_connection_;  // its newest message
   std::vector<uint32_t> gate_;                    // per host: what its next flows wait for
   std::vector<std::vector<uint32_t>> phase_;      // per host: flows touching it this phase
   std::vector<std::vector<uint32_t>> iteration_;  // ... this iteration
