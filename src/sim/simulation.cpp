@@ -195,11 +195,14 @@ void Simulation::BuildFlows() {
   const TopologyConfig& topo = scenario_.topology;
   f.nvlink.Init(static_cast<uint32_t>(layout_->host_nodes.size()), topo.gpus_per_server,
                 topo.nvlink_rate_bps, topo.nvlink_latency);
+  // When each flow's last byte would arrive on the idle path (the
+  // collectives' ideal schedule reads it); built with the flows.
+  std::vector<Time> delivered;
   auto add = [&](const FlowSpec& s) {
     flow_cc_.push_back(s.cc.value_or(host.cc));
     flow_tags_.push_back(s.tag);
-    Flow fl;
-    fl.id = static_cast<uint32_t>(f.flows.size());
+    Flow& fl = f.flows.emplace_back();  // in place: a Flow is several cache lines
+    fl.id = static_cast<uint32_t>(f.flows.size() - 1);
     fl.src = static_cast<uint32_t>(s.src);
     fl.dst = static_cast<uint32_t>(s.dst);
     const int64_t size = s.size_bytes;
@@ -216,9 +219,21 @@ void Simulation::BuildFlows() {
     const int64_t mtu = scenario_.host.mtu_bytes;
     fl.packets = static_cast<uint32_t>((size + mtu - 1) / mtu);
     fl.last_payload = static_cast<uint32_t>(size - int64_t{fl.packets - 1} * mtu);
-    fl.ideal_fct =
-        f.nvlink.SameServer(fl.src, fl.dst) ? f.nvlink.IdealTime(size) : ComputeIdealFct(fl);
-    f.flows.push_back(fl);
+    if (f.nvlink.SameServer(fl.src, fl.dst)) {
+      fl.ideal_fct = f.nvlink.IdealTime(size);
+      delivered.push_back(fl.ideal_fct);
+      fl.cc.base_rtt = f.nvlink.IdealTime(mtu);
+      return;
+    }
+    // One walk of each direction of the path serves the ideal FCT, the
+    // delivery time and the base RTT (the ideal FCT of one full packet).
+    IdealFctInput in = IdealInput(fl);
+    const IdealTimes t = IdealFlowTimes(in);
+    fl.ideal_fct = t.fct;
+    delivered.push_back(t.delivered);
+    in.packets = 1;
+    in.last_frame = in.full_frame;
+    fl.cc.base_rtt = IdealFlowTimes(in).fct;
   };
   // Generators expand here, where every host's link rate is known
   // (workload/generators.h); each entry draws from its own seeded stream.
@@ -237,6 +252,7 @@ void Simulation::BuildFlows() {
     const auto base = static_cast<uint32_t>(f.flows.size());
     const auto join_base = static_cast<uint32_t>(join_host.size());
     const auto local_flows = static_cast<uint32_t>(x.flows.size());
+    f.flows.reserve(f.flows.size() + local_flows);
     auto edge = [&](uint32_t pred, uint32_t succ, bool succ_join, bool on_sent = false) {
       const bool pred_join = pred >= local_flows;
       edges.push_back(LocalEdge{pred_join ? join_base + pred - local_flows : base + pred, succ,
@@ -258,7 +274,8 @@ void Simulation::BuildFlows() {
     if (!x.collectives.empty()) {
       // Every iteration has the same shape: one ideal time serves them all.
       std::vector<IdealMessage> msg(local_flows);
-      for (uint32_t k = 0; k < local_flows; ++k) msg[k] = IdealMessageOf(f.flows[base + k]);
+      for (uint32_t k = 0; k < local_flows; ++k)
+        msg[k] = IdealMessageOf(f.flows[base + k], delivered[base + k]);
       const CollectiveInstance& first = x.collectives.front();
       const Time ideal =
           IdealCollectiveTime(x.flows, x.joins, msg, first.first_flow, first.end_flow,
@@ -293,7 +310,6 @@ void Simulation::BuildFlows() {
     // Congestion control runs at the sender (a partition: its own hosts').
     if (IsLocalHost(fl.src)) f.cc[fl.id] = MakeCongestionControl(kind, host);
     fl.sends_cnps = UsesCnps(kind, host);
-    fl.cc.base_rtt = BaseRtt(fl);
     if (NeedsInt(kind)) {
       f.int_enabled = true;
       fl.int_bytes = static_cast<uint16_t>(host.hpcc.int_bytes);
@@ -311,7 +327,7 @@ void Simulation::BuildFlows() {
   if (!start_order_.empty()) f.Schedule(f.flows[start_order_[0]].start, EventKind::kFlowStart, 0);
 }
 
-IdealMessage Simulation::IdealMessageOf(const Flow& fl) const {
+IdealMessage Simulation::IdealMessageOf(const Flow& fl, Time delivered) const {
   IdealMessage m;
   m.src = fl.src;
   m.dst = fl.dst;
@@ -332,9 +348,8 @@ IdealMessage Simulation::IdealMessageOf(const Flow& fl) const {
   const int64_t acks = (fl.packets + h.ack_every - 1) / h.ack_every;
   const Time ack_time = SerializationTime(h.header_bytes + 4 + topo.ifg_bytes, rate) * acks;
   m.occupancy = data + ack_time;
-  const IdealTimes t = ComputeIdealTimes(fl);
-  m.delivered = t.delivered + ack_time;
-  m.done = t.fct + ack_time;
+  m.delivered = delivered + ack_time;
+  m.done = fl.ideal_fct + ack_time;
   return m;
 }
 
@@ -362,11 +377,7 @@ std::vector<Hop> Simulation::PathOf(uint32_t src, uint32_t dst, uint16_t sport) 
   return hops;
 }
 
-Time Simulation::ComputeIdealFct(const Flow& fl) const {
-  return ComputeIdealTimes(fl).fct;
-}
-
-IdealTimes Simulation::ComputeIdealTimes(const Flow& fl) const {
+IdealFctInput Simulation::IdealInput(const Flow& fl) const {
   const HostConfig& h = scenario_.host;
   IdealFctInput in;
   in.forward = PathOf(fl.src, fl.dst, fl.sport);
@@ -376,15 +387,7 @@ IdealTimes Simulation::ComputeIdealTimes(const Flow& fl) const {
   in.last_frame = fl.last_payload + h.header_bytes;
   in.ack_frame = h.header_bytes + 4;
   in.ifg_bytes = scenario_.topology.ifg_bytes;
-  return IdealFlowTimes(in);
-}
-
-Time Simulation::BaseRtt(const Flow& fl) const {
-  // The RTT of one full packet on the idle path: the ideal FCT of a 1-MTU flow.
-  Flow probe = fl;
-  probe.packets = 1;
-  probe.last_payload = static_cast<uint32_t>(scenario_.host.mtu_bytes);
-  return ComputeIdealFct(probe);
+  return in;
 }
 
 Time Simulation::DeadlockPeriod() const {

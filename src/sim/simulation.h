@@ -115,11 +115,11 @@ class Simulation {
   void BuildFlows();
   // Starts flow `id` now, on its NIC or inside its GPU server (net/nvlink.h).
   void StartFlow(uint32_t id);
-  Time ComputeIdealFct(const Flow& flow) const;
-  IdealTimes ComputeIdealTimes(const Flow& flow) const;
-  // A flow's port time and ideal delivery for the collectives' ideal schedule.
-  IdealMessage IdealMessageOf(const Flow& flow) const;
-  Time BaseRtt(const Flow& flow) const;
+  // The idle path of a flow (both directions), for its ideal times.
+  IdealFctInput IdealInput(const Flow& flow) const;
+  // A flow's port time and ideal delivery for the collectives' ideal
+  // schedule, given when its last byte would arrive on the idle path.
+  IdealMessage IdealMessageOf(const Flow& flow, Time delivered) const;
   std::vector<Hop> PathOf(uint32_t src, uint32_t dst, uint16_t sport) const;
   void Dispatch(const Event& e);
   [[gnu::noinline]] void DispatchOps(const Event& e);

@@ -30,7 +30,11 @@ int64_t Chunks(int64_t bytes, int64_t chunk) {
 
 class Builder {
  public:
-  Builder(const TrafficSpec& t, size_t index) : t_(t), index_(index) {
+  Builder(const TrafficSpec& t, size_t index)
+      : t_(t),
+        index_(index),
+        track_phases_(t.collective.algorithm == CollectiveAlgorithm::kHierarchical),
+        track_iterations_(t.collective.iterations > 1) {
     int top = 0;
     for (int h : t.hosts) top = std::max(top, h);
     gate_.assign(static_cast<size_t>(top) + 1, kNone);
@@ -65,9 +69,11 @@ class Builder {
     }
     plan_.flows.push_back(std::move(f));
     plan_.flow_step.push_back(static_cast<uint16_t>(std::min(step_, 0xFFFF)));
+    // What a join may later wait for: only kept when one will (phases of a
+    // hierarchical collective, iterations after the first).
     for (int h : {src, dst}) {
-      phase_[h].push_back(id);
-      iteration_[h].push_back(id);
+      if (track_phases_) phase_[h].push_back(id);
+      if (track_iterations_) iteration_[h].push_back(id);
     }
     max_step_ = std::max(max_step_, step_);
     return id;
@@ -117,6 +123,7 @@ class Builder {
 
   const TrafficSpec& t_;
   size_t index_;
+  bool track_phases_, track_iterations_;
   CollectivePlan plan_;
   std::unordered_map<uint64_t, uint32_t> last_on_connection_;  // its newest message
   std::vector<uint32_t> gate_;                    // per host: what its next flows wait for
