@@ -210,6 +210,33 @@ def load_flows(d):
     }
 
 
+COLLECTIVE_NUMBERS = ["iteration", "ranks", "size_bytes", "start_ps", "finish_ps", "time_ps",
+                      "algbw_gbps", "busbw_gbps", "ideal_ps", "slowdown"]
+
+
+def load_collectives(d):
+    """collectives.csv (one row per collective instance: a job's iteration)
+    as a list of dicts, numbers as floats (NaN where an instance did not
+    complete); None when the run had no collective traffic."""
+    path = os.path.join(d, "collectives.csv")
+    if not os.path.isfile(path):
+        return None
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    header = _header(path)
+    missing = [c for c in ["tag"] + COLLECTIVE_NUMBERS if c not in header]
+    if missing:
+        raise ResultsError(f"{path}: missing column(s) {', '.join(missing)}")
+    for i, r in enumerate(rows):
+        for c in COLLECTIVE_NUMBERS:
+            v = r.get(c)
+            try:
+                r[c] = float(v) if v not in (None, "") else float("nan")
+            except ValueError:
+                raise ResultsError(f"{path}: line {i + 2}: {c} is not a number: {v!r}") from None
+    return rows
+
+
 def load_series(d, name, columns):
     """A monitor CSV (queues/ports/rates) as {column: float array}, found by
     header name so extra columns do not matter.  None when the file is absent."""

@@ -264,6 +264,11 @@ def do_report(args):
          lambda p: rp.pause_frames(ports, switches, interval, p, name, args.top))
     draw("pause_heatmap.png", "PFC pause heat map", [("ports.csv", ports)],
          lambda p: rp.pause_heatmap(ports, switches, interval, p, name))
+    collectives = rd.load_collectives(d)
+    if collectives is not None:
+        draw("collectives.png", "Collective iteration time and bus bandwidth per job",
+             [("collectives.csv", collectives)],
+             lambda p: rp.collective_iterations(collectives, p, f"{name}: collectives"))
 
     body = [f"<h1>rocesim report: {html.escape(str(name))}</h1>",
             f"<p class=\"meta\">Results: {html.escape(os.path.abspath(d))}"
@@ -282,6 +287,19 @@ def do_report(args):
             [[f"\u2264 {rd.fmt_size(b['upper'])}", f"{b['cum_pct']:.1f}", b["count"],
               _num(b["p50"]), _num(b["p95"]), _num(b["p99"])] for b in bins]))
     body.append(groups_html(summary))
+    if summary.get("jobs"):
+        body.append("<h2>Jobs (collectives)</h2>")
+        body.append(html_table(
+            ["job", "op", "algorithm", "ranks", "size", "iterations done", "mean iteration ms",
+             "mean busbw Gb/s", "ideal ms", "mean slowdown"],
+            [[j.get("tag"), j.get("op"), j.get("algorithm"), j.get("ranks"),
+              rd.fmt_size(j.get("size_bytes", 0)),
+              f"{j.get('completed')}/{j.get('iterations')}",
+              _num(j.get("iteration_s", {}).get("mean", float("nan")) * 1e3),
+              _num(j.get("busbw_gbps_mean", float("nan"))),
+              _num(j.get("ideal_s", float("nan")) * 1e3),
+              _num(j.get("slowdown_mean", float("nan")))] for j in summary["jobs"]],
+            numeric_from=3))
     if notes:
         body.append("<h2>Notes</h2>")
         body.extend(f'<p class="note">{html.escape(n)}</p>' for n in notes)

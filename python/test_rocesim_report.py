@@ -221,6 +221,34 @@ class ReportTest(unittest.TestCase):
         self.assertFalse(os.path.exists(self.path("run", "report", "pause_heatmap.png")))
         self.assert_png(self.path("run", "report", "port_throughput.png"))
 
+    def test_collectives_plot_and_jobs_table(self):
+        make_run(self.path("run"), monitors=False)
+        with open(self.path("run", "collectives.csv"), "w") as f:
+            f.write("tag,traffic_index,iteration,op,algorithm,ranks,size_bytes,channels,flows,"
+                    "complete,start_ps,finish_ps,time_ps,algbw_gbps,busbw_gbps,ideal_ps,slowdown,"
+                    "straggler_host,straggler_lag_ps\n")
+            for it in range(3):
+                start = it * 3_000_000_000
+                f.write(f"ar,0,{it},allreduce,ring,8,16000000,1,112,1,{start},"
+                        f"{start + 2_600_000_000},2600000000,49.2,86.1,2500000000,1.04,3,0\n")
+            f.write("ar,0,3,allreduce,ring,8,16000000,1,112,0,9000000000,,,,,2500000000,,,\n")
+        with open(self.path("run", "summary.json")) as f:
+            summary = json.load(f)
+        summary["jobs"] = [{"tag": "ar", "op": "allreduce", "algorithm": "ring", "ranks": 8,
+                            "size_bytes": 16000000, "iterations": 4, "completed": 3,
+                            "iteration_s": {"mean": 0.0026}, "busbw_gbps_mean": 86.1,
+                            "ideal_s": 0.0025, "slowdown_mean": 1.04}]
+        with open(self.path("run", "summary.json"), "w") as f:
+            json.dump(summary, f)
+        code, out = run("report", self.path("run"))
+        self.assertEqual(code, 0, out)
+        self.assert_png(self.path("run", "report", "collectives.png"))
+        with open(self.path("run", "report", "report.html")) as f:
+            page = f.read()
+        self.assertIn("Jobs (collectives)", page)
+        self.assertIn(">3/4<", page)      # iterations done of planned
+        self.assertIn(">86.100<", page)  # mean busbw
+
     def test_only_flows_csv(self):
         make_run(self.path("run"), monitors=False)
         for f in ("summary.json", "scenario.yaml"):
