@@ -370,6 +370,10 @@ TEST(ScenarioReaderErrors, Ranges) {
   has(ErrorOf(m + "duration: 0"), R"(duration: expected a time greater than 0, got "0")");
   has(ErrorOf(m + "duration: 10"), "a unit is required");
   has(ErrorOf(m + "monitors: {start: 2ms, end: 1ms}"), "monitors.end: expected a time not before");
+  // A sample reads every port: 1 ps would never finish.
+  has(ErrorOf(m + "monitors: {interval: 1ps}"),
+      "monitors.interval: expected 0 (off) or at least 100ns");
+  has(ErrorOf(m + "monitors: {interval: 99ns}"), "got \"99ns\"");
 }
 
 TEST(ScenarioReaderErrors, CongestionControl) {

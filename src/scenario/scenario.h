@@ -403,6 +403,9 @@ struct DeadlockConfig {
   bool break_cycle = false;           // `break`: drop to release it
 };
 
+// The shortest monitors.interval the reader accepts.
+constexpr Time kMinMonitorInterval = 100 * kNanosecond;
+
 struct MonitorConfig {
   // Queue occupancy, port throughput and PFC state, and every running flow's
   // rate, sampled every `interval` (0 = off) within [start, end].

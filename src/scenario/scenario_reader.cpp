@@ -382,7 +382,15 @@ void Reader::ReadMonitors(const Field& f, MonitorConfig& mc) const {
     if (auto e = d.Get("threshold")) mc.deadlock.threshold = TimeValue(*e, 1);
     if (auto e = d.Get("break")) mc.deadlock.break_cycle = Bool(*e);
   }
-  if (auto v = m.Get("interval")) mc.interval = TimeValue(*v, 0);
+  if (auto v = m.Get("interval")) {
+    mc.interval = TimeValue(*v, 0);
+    // A sample walks every port and queue: far below a frame time the run
+    // does little but sample (1 ps would never finish).
+    if (mc.interval > 0 && mc.interval < kMinMonitorInterval)
+      Fail(*v, fmt::format("expected 0 (off) or at least 100ns (a sample reads every port and "
+                           "queue; a 4 KB frame takes 80 ns at 400 Gb/s), got \"{}\"",
+                           v->node.Scalar()));
+  }
   if (auto v = m.Get("nodes"))
     for (const Field& item : List(*v, "a list of node ids like [16, 17]"))
       mc.nodes.push_back(IntField(item, 0));

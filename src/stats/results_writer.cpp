@@ -23,12 +23,16 @@ double Slowdown(const Flow& fl) {
 }
 }  // namespace
 
-double Percentile(std::vector<double> values, double p) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const double rank = std::ceil(p / 100.0 * static_cast<double>(values.size()));
+double SortedPercentile(const std::vector<double>& sorted, double p) {
+  if (sorted.empty()) return 0;
+  const double rank = std::ceil(p / 100.0 * static_cast<double>(sorted.size()));
   const size_t idx = rank < 1 ? 0 : static_cast<size_t>(rank) - 1;
-  return values[std::min(idx, values.size() - 1)];
+  return sorted[std::min(idx, sorted.size() - 1)];
+}
+
+double Percentile(std::vector<double> values, double p) {
+  std::sort(values.begin(), values.end());
+  return SortedPercentile(values, p);
 }
 
 nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
@@ -40,19 +44,20 @@ nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
   double mean = 0;
   for (double s : slowdowns) mean += s;
   if (!slowdowns.empty()) mean /= static_cast<double>(slowdowns.size());
+  const size_t completed = slowdowns.size();
+  std::sort(slowdowns.begin(), slowdowns.end());  // once, for every percentile
 
   nlohmann::json j;
   j["name"] = sim.scenario().name;
   j["seed"] = sim.scenario().seed;
   j["flows"] = {{"total", f.flows.size()},
-                {"completed", slowdowns.size()},
-                {"incomplete", f.flows.size() - slowdowns.size()}};
-  j["slowdown"] = {
-      {"p50", Percentile(slowdowns, 50)},
-      {"p95", Percentile(slowdowns, 95)},
-      {"p99", Percentile(slowdowns, 99)},
-      {"mean", mean},
-      {"max", slowdowns.empty() ? 0.0 : *std::max_element(slowdowns.begin(), slowdowns.end())}};
+                {"completed", completed},
+                {"incomplete", f.flows.size() - completed}};
+  j["slowdown"] = {{"p50", SortedPercentile(slowdowns, 50)},
+                   {"p95", SortedPercentile(slowdowns, 95)},
+                   {"p99", SortedPercentile(slowdowns, 99)},
+                   {"mean", mean},
+                   {"max", slowdowns.empty() ? 0.0 : slowdowns.back()}};
   std::vector<FlowOutcome> outcomes;
   for (const Flow& fl : f.flows)
     if (fl.Finished())

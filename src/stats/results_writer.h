@@ -19,6 +19,9 @@ namespace rocesim {
 
 // Nearest-rank percentile of an unsorted sample (p in 0..100); 0 if empty.
 double Percentile(std::vector<double> values, double p);
+// The same of a sample already sorted ascending (no copy: sort once, read
+// every percentile).
+double SortedPercentile(const std::vector<double>& sorted, double p);
 
 nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats);
 void WriteResults(const Simulation& sim, const RunStats& stats, const std::string& dir);
