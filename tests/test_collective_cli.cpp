@@ -1,0 +1,297 @@
+// Flows that wait for flows from the command line: a partitioned run
+// (`--threads 2`, and `mpirun -n 2` when there is one) resolves every
+// dependency at the dependent flow's source host, inside its own partition,
+// so it writes results byte-identical to the serial run's — flows.csv,
+// collectives.csv, collective_steps.csv and summary.json but for its `run`
+// object — for a dependency file whose flows wait across pods of a k=4 fat
+// tree, ring / tree AllReduce and direct AllToAll collectives on it, and a
+// hierarchical AllReduce on a rail-optimized fabric with NVLink servers. A
+// scenario run twice with the same seed writes the same collectives.csv.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/dependency_dag.h"
+#include "tests/sim_test_support.h"
+
+namespace rocesim {
+namespace {
+
+namespace fs = std::filesystem;
+using test::ReadFile;
+
+struct Cli {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr
+};
+
+// Runs `[prefix] $ROCESIM_BIN args`, capturing its output in `log`.
+Cli RunRocesim(const std::string& args, const std::string& log, const std::string& prefix = "") {
+  Cli r;
+  const char* bin = std::getenv("ROCESIM_BIN");
+  if (bin == nullptr) return r;
+  const int status = std::system((prefix + bin + " " + args + " >'" + log + "' 2>&1").c_str());
+  r.exit_code = status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -2;
+  r.output = ReadFile(log);
+  fs::remove(log);
+  return r;
+}
+
+bool HaveMpirun() {
+  return std::system("command -v mpirun >/dev/null 2>&1") == 0;
+}
+std::string Mpirun(int ranks) {
+  return std::string("mpirun ") + (::geteuid() == 0 ? "--allow-run-as-root " : "") +
+         "--oversubscribe -n " + std::to_string(ranks) + " ";
+}
+
+class CollectiveCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (std::getenv("ROCESIM_BIN") == nullptr)
+      GTEST_SKIP() << "ROCESIM_BIN not set (run via ctest)";
+    dir_ = ::testing::TempDir() + "rocesim_coll_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
+           std::to_string(::getpid()) + "/";
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string Write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ + name, std::ios::binary) << text;
+    return dir_ + name;
+  }
+
+  // Runs `scenario extra` into dir_/name; asserts it succeeded.
+  void RunInto(const std::string& name, const std::string& scenario, const std::string& extra,
+               const std::string& prefix = "") {
+    const Cli r = RunRocesim("run '" + scenario + "' -q -o '" + dir_ + name + "' " + extra,
+                             dir_ + name + ".log", prefix);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+  }
+
+  // Every results file of dir_/a and dir_/b is the same (summary.json but
+  // for its `run` object); returns the names compared.
+  std::vector<std::string> ExpectSameResults(const std::string& a, const std::string& b) {
+    std::vector<std::string> names, compared;
+    for (const auto& e : fs::directory_iterator(dir_ + a))
+      if (e.is_regular_file()) names.push_back(e.path().filename().string());
+    for (const auto& e : fs::directory_iterator(dir_ + b)) {
+      if (e.is_regular_file()) {
+        EXPECT_TRUE(fs::exists(dir_ + a + "/" + e.path().filename().string()))
+            << b << " has " << e.path().filename() << " that " << a << " has not";
+      }
+    }
+    for (const std::string& n : names) {
+      const std::string x = ReadFile(dir_ + a + "/" + n), y = ReadFile(dir_ + b + "/" + n);
+      if (n == "summary.json") {
+        nlohmann::json jx = nlohmann::json::parse(x), jy = nlohmann::json::parse(y);
+        jx.erase("run");
+        jy.erase("run");
+        EXPECT_EQ(jx.dump(2), jy.dump(2)) << a << " vs " << b;
+      } else {
+        EXPECT_TRUE(x == y) << n << " differs between " << a << " and " << b;
+      }
+      compared.push_back(n);
+    }
+    EXPECT_FALSE(fs::exists(dir_ + b + "/.partition-0")) << "partition files were not merged";
+    return compared;
+  }
+
+  // Serial against 2 threads, and against 2 MPI ranks when mpirun is there;
+  // collectives.csv and collective_steps.csv among the files when `jobs`.
+  void ExpectPartitionedEqualsSerial(const std::string& scenario, bool jobs) {
+    RunInto("serial", scenario, "");
+    RunInto("threads", scenario, "--threads 2");
+    std::vector<std::string> files = ExpectSameResults("serial", "threads");
+    auto has = [&](const std::string& n) {
+      return std::find(files.begin(), files.end(), n) != files.end();
+    };
+    EXPECT_TRUE(has("flows.csv"));
+    EXPECT_TRUE(has("summary.json"));
+    EXPECT_EQ(has("collectives.csv"), jobs);
+    EXPECT_EQ(has("collective_steps.csv"), jobs);
+    if (!HaveMpirun()) return;
+    RunInto("mpi", scenario, "", Mpirun(2));
+    files = ExpectSameResults("serial", "mpi");
+    EXPECT_EQ(has("collectives.csv"), jobs);
+  }
+
+  nlohmann::json Summary(const std::string& name) {
+    return nlohmann::json::parse(ReadFile(dir_ + name + "/summary.json"));
+  }
+  // collectives.csv rows (without the header), split at commas.
+  std::vector<std::vector<std::string>> CollectiveRows(const std::string& name) {
+    std::vector<std::vector<std::string>> rows;
+    std::istringstream in(ReadFile(dir_ + name + "/collectives.csv"));
+    std::string line;
+    std::getline(in, line);
+    while (std::getline(in, line)) {
+      std::vector<std::string> cells;
+      std::istringstream l(line);
+      std::string c;
+      while (std::getline(l, c, ',')) cells.push_back(c);
+      rows.push_back(std::move(cells));
+    }
+    return rows;
+  }
+  // Every instance in collectives.csv is complete (column 9).
+  void ExpectCollectivesComplete(const std::string& name, size_t instances) {
+    const auto rows = CollectiveRows(name);
+    ASSERT_EQ(rows.size(), instances);
+    for (const auto& r : rows) {
+      ASSERT_GT(r.size(), 11u);
+      EXPECT_EQ(r[9], "1");
+      EXPECT_FALSE(r[11].empty());
+    }
+  }
+
+  std::string dir_;
+};
+
+// k = 4 fat tree (pods of 4 hosts: `--threads 2` cuts it by pods, hosts
+// 0-7 | 8-15), DCQCN, PFC, ECN.
+const std::string kFatTree =
+    "seed: 3\n"
+    "duration: 50ms\n"
+    "topology: {type: fat_tree, k: 4}\n"
+    "switch: {pfc: {enabled: true, priorities: [3]}, ecn: {enabled: true}}\n"
+    "host: {cc: dcqcn}\n";
+
+TEST_F(CollectiveCli, DependencyFileAcrossPodsIsTheSame) {
+  test::DagOptions o;
+  o.hosts = 16;
+  o.min_flows = 100;
+  o.max_flows = 140;
+  o.start_fraction = 0.1;
+  const std::vector<test::DagFlow> dag = test::RandomDag(31, o);
+  // Flows that wait for a flow arriving from the other partition.
+  int across = 0;
+  for (const test::DagFlow& d : dag)
+    for (int p : d.deps) across += dag[p].dst == d.src && dag[p].src / 8 != d.src / 8;
+  EXPECT_GT(across, 10);
+  Write("deps.csv", test::DagCsv(dag, 31));
+  const std::string sc = Write("deps.yaml", kFatTree +
+                                                "traffic:\n"
+                                                "  - type: dependency_file\n"
+                                                "    file: deps.csv\n");
+  ExpectPartitionedEqualsSerial(sc, false);
+  EXPECT_EQ(Summary("threads")["flows"]["completed"].get<size_t>(), dag.size());
+}
+
+TEST_F(CollectiveCli, RingAllReduceIsTheSame) {
+  // A plain entry first: the collective's flows and dependencies start at
+  // an offset.
+  const std::string sc = Write("ring.yaml", kFatTree +
+                                                "traffic:\n"
+                                                "  - type: flows\n"
+                                                "    flows:\n"
+                                                "      - {src: 0, dst: 15, size: 500KB}\n"
+                                                "      - {src: 9, dst: 2, size: 300KB}\n"
+                                                "  - type: collective\n"
+                                                "    op: allreduce\n"
+                                                "    algorithm: ring\n"
+                                                "    size: 2MB\n"
+                                                "    channels: 2\n"
+                                                "    chunk: 256KB\n"
+                                                "    iterations: 2\n"
+                                                "    compute: 10us\n");
+  ExpectPartitionedEqualsSerial(sc, true);
+  ExpectCollectivesComplete("threads", 2);
+  const nlohmann::json job = Summary("threads")["jobs"][0];
+  EXPECT_EQ(job["completed"], 2);
+  EXPECT_EQ(job["ranks"], 16);
+}
+
+TEST_F(CollectiveCli, TreeAllReduceIsTheSame) {
+  const std::string sc = Write("tree.yaml", kFatTree +
+                                                "traffic:\n"
+                                                "  - type: collective\n"
+                                                "    op: allreduce\n"
+                                                "    algorithm: tree\n"
+                                                "    size: 2MB\n"
+                                                "    channels: 2\n"
+                                                "    chunk: 256KB\n"
+                                                "    iterations: 2\n"
+                                                "    compute: 10us\n");
+  ExpectPartitionedEqualsSerial(sc, true);
+  ExpectCollectivesComplete("threads", 2);
+}
+
+TEST_F(CollectiveCli, DirectAllToAllIsTheSame) {
+  const std::string sc = Write("a2a.yaml", kFatTree +
+                                               "traffic:\n"
+                                               "  - type: collective\n"
+                                               "    op: alltoall\n"
+                                               "    algorithm: direct\n"
+                                               "    size: 2MB\n"
+                                               "    iterations: 2\n"
+                                               "    compute: 5us\n");
+  ExpectPartitionedEqualsSerial(sc, true);
+  ExpectCollectivesComplete("threads", 2);
+}
+
+// Rail-optimized: 4 servers of 4 GPUs in 2 rail groups (the cut), NVLink
+// inside servers, rings across them per rail.
+TEST_F(CollectiveCli, HierarchicalAllReduceOnRailIsTheSame) {
+  const std::string sc = Write("rail.yaml",
+                               "seed: 5\n"
+                               "duration: 50ms\n"
+                               "topology: {type: rail, servers: 4, gpus_per_server: 4,\n"
+                               "           servers_per_rail_group: 2, spines: 2}\n"
+                               "switch: {pfc: {enabled: true, priorities: [3]}, ecn: {enabled: "
+                               "true}}\n"
+                               "host: {cc: dcqcn}\n"
+                               "traffic:\n"
+                               "  - type: collective\n"
+                               "    op: allreduce\n"
+                               "    algorithm: hierarchical\n"
+                               "    size: 2MB\n"
+                               "    channels: 2\n"
+                               "    chunk: 256KB\n"
+                               "    iterations: 2\n"
+                               "    compute: 10us\n");
+  ExpectPartitionedEqualsSerial(sc, true);
+  ExpectCollectivesComplete("threads", 2);
+  EXPECT_GT(Summary("threads").value("nvlink_bytes", 0), 0);
+}
+
+// The same scenario and seed twice: the same collectives.csv (and steps).
+TEST_F(CollectiveCli, SameSeedSameCollectivesCsv) {
+  const std::string sc = Write("twice.yaml", kFatTree +
+                                                 "traffic:\n"
+                                                 "  - type: collective\n"
+                                                 "    op: allreduce\n"
+                                                 "    algorithm: ring\n"
+                                                 "    size: 2MB\n"
+                                                 "    channels: 2\n"
+                                                 "    chunk: 256KB\n"
+                                                 "    iterations: 2\n"
+                                                 "    compute: 10us\n"
+                                                 "  - type: poisson\n"
+                                                 "    load: 20%\n"
+                                                 "    cdf: websearch\n"
+                                                 "    span: 200us\n");
+  RunInto("one", sc, "");
+  RunInto("two", sc, "");
+  const std::string a = ReadFile(dir_ + "one/collectives.csv");
+  EXPECT_GT(a.size(), 100u);
+  EXPECT_EQ(a, ReadFile(dir_ + "two/collectives.csv"));
+  EXPECT_EQ(ReadFile(dir_ + "one/collective_steps.csv"),
+            ReadFile(dir_ + "two/collective_steps.csv"));
+  EXPECT_EQ(ReadFile(dir_ + "one/flows.csv"), ReadFile(dir_ + "two/flows.csv"));
+  ExpectCollectivesComplete("one", 2);
+}
+
+}  // namespace
+}  // namespace rocesim
