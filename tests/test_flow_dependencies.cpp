@@ -585,15 +585,12 @@ TEST_F(DepsTest, EdgeCaseCollectivesCompleteAndStartExactly) {
 }
 
 // ---------------------------------------------------------------------------
-// Found while writing these tests (see the report on branch deptests): kept
-// disabled so that the suite passes; run with --gtest_also_run_disabled_tests.
+// Found while writing these tests, fixed since: times past the end of
+// simulated time, and the direct all-to-all's ideal.
 
-// start + delay of a flow without predecessors overflows Time: the flow
-// starts at a negative time and runs at once, instead of the reader refusing
-// it or the flow never starting. (With start and delay 5000000s each, the
-// 1 ms run shows start_ps -8446744073709551616 and takes minutes while the
-// event queue walks up from there; the largest values here wrap to -2 ps.)
-TEST_F(DepsTest, DISABLED_StartPlusDelayOverflowIsRefusedOrNeverStarts) {
+// start + delay of a flow without predecessors beyond the end of simulated
+// time: the flow never starts (the sum used to wrap to a negative start).
+TEST_F(DepsTest, StartPlusDelayOverflowIsRefusedOrNeverStarts) {
   Write("ov.csv",
         "id,src,dst,size,depends_on,delay,start\n"
         "a,0,1,1KB,,9223372036854775807ps,9223372036854775807ps\n");
@@ -612,9 +609,9 @@ TEST_F(DepsTest, DISABLED_StartPlusDelayOverflowIsRefusedOrNeverStarts) {
   EXPECT_LT(r.fabric().flows[0].finish, 0) << "due 2^64 ps into a 1 ms run";
 }
 
-// completion + delay overflows in FlowDependencies::Release: b, due 9223372 s
-// after a completes at 100 ms, starts at once.
-TEST_F(DepsTest, DISABLED_DependentDelayOverflowNeverStarts) {
+// completion + delay beyond the end of simulated time (FlowDependencies::
+// Release): b, due 9223372 s after a completes at 100 ms, never starts.
+TEST_F(DepsTest, DependentDelayOverflowNeverStarts) {
   Write("ov.csv",
         "id,src,dst,size,depends_on,delay,start\n"
         "a,0,1,1KB,,,100ms\n"
@@ -635,11 +632,10 @@ TEST_F(DepsTest, DISABLED_DependentDelayOverflowNeverStarts) {
   EXPECT_LT(r.fabric().flows[1].finish, 0);
 }
 
-// The ideal of a direct all-to-all (stats/collective_ideal.h, documented as
-// exact for direct) is not a lower bound: on an idle star without congestion
-// control the instance takes 84.3 us against an ideal of 142.7 us
-// (slowdown 0.59).
-TEST_F(DepsTest, DISABLED_DirectAllToAllIdealIsALowerBound) {
+// The ideal of a direct all-to-all (stats/collective_ideal.h) is a lower
+// bound: an idle star without congestion control takes at least as long
+// (a list schedule with both NIC sides at once used to give 0.59).
+TEST_F(DepsTest, DirectAllToAllIdealIsALowerBound) {
   const SimRun r =
       Run("topology: {type: star, hosts: 8}\n"
           "host: {cc: none}\n"

@@ -209,7 +209,9 @@ void Simulation::BuildFlows() {
     fl.size_bytes = size;
     // A flow that waits for others starts when they are done (kTimeMax
     // until then); one that does not, at its start plus its delay.
-    fl.start = s.after.empty() && s.after_sent == UINT32_MAX ? s.start + s.delay : kTimeMax;
+    // (start + delay beyond the end of simulated time: never.)
+    const bool waits = !s.after.empty() || s.after_sent != UINT32_MAX;
+    fl.start = waits || s.delay >= kTimeMax - s.start ? kTimeMax : s.start + s.delay;
     fl.priority = static_cast<uint8_t>(s.priority);
     fl.start_rate_bps = s.start_rate_bps;
     fl.max_rate_bps = s.max_rate_bps;
@@ -321,7 +323,7 @@ void Simulation::BuildFlows() {
   f.routes.Resize(f.flows.size());
   start_order_.clear();
   for (uint32_t i = 0; i < f.flows.size(); ++i)
-    if (!f.deps.Waits(i)) start_order_.push_back(i);
+    if (!f.deps.Waits(i) && f.flows[i].start != kTimeMax) start_order_.push_back(i);
   std::stable_sort(start_order_.begin(), start_order_.end(),
                    [&](uint32_t a, uint32_t b) { return f.flows[a].start < f.flows[b].start; });
   if (!start_order_.empty()) f.Schedule(f.flows[start_order_[0]].start, EventKind::kFlowStart, 0);

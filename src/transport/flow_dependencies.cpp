@@ -126,6 +126,9 @@ void FlowDependencies::Release(Fabric& f, uint32_t node) {
     Done(f, node, /*at_dst=*/false);
     return;
   }
+  // A delay past the end of simulated time: it never starts (and the sum
+  // must not wrap around to the past).
+  if (delay_[node] >= kTimeMax - f.now) return;
   f.Schedule(std::max(not_before_[node], f.now + delay_[node]), EventKind::kDependentStart, node);
 }
 
