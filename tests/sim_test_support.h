@@ -39,6 +39,19 @@ inline SimRun RunYaml(const std::string& yaml, const std::vector<std::string>& s
   return RunScenario(ParseScenarioText(yaml, "test.yaml", "", sets, std::nullopt));
 }
 
+// The ScenarioError message for `yaml` (read as `file` in `base_dir`), or ""
+// and a test failure if it parses.
+inline std::string ScenarioErrorOf(const std::string& yaml, const std::string& file = "x.yaml",
+                                   const std::string& base_dir = "") {
+  try {
+    ParseScenarioText(yaml, file, base_dir, {}, std::nullopt);
+  } catch (const ScenarioError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no error for:\n" << yaml;
+  return "";
+}
+
 inline std::string ExamplePath(const std::string& name) {
   return std::string(ROCESIM_SOURCE_DIR) + "/examples/" + name;
 }

@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/cli_test_support.h"
 #include "tests/dependency_dag.h"
-#include "tests/sim_test_support.h"
 
 namespace rocesim {
 namespace {
@@ -29,85 +29,10 @@ namespace {
 namespace fs = std::filesystem;
 using test::ReadFile;
 
-struct Cli {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr
-};
+using test::HaveMpirun;
 
-// Runs `[prefix] $ROCESIM_BIN args`, capturing its output in `log`.
-Cli RunRocesim(const std::string& args, const std::string& log, const std::string& prefix = "") {
-  Cli r;
-  const char* bin = std::getenv("ROCESIM_BIN");
-  if (bin == nullptr) return r;
-  const int status = std::system((prefix + bin + " " + args + " >'" + log + "' 2>&1").c_str());
-  r.exit_code = status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -2;
-  r.output = ReadFile(log);
-  fs::remove(log);
-  return r;
-}
-
-bool HaveMpirun() {
-  return std::system("command -v mpirun >/dev/null 2>&1") == 0;
-}
-std::string Mpirun(int ranks) {
-  return std::string("mpirun ") + (::geteuid() == 0 ? "--allow-run-as-root " : "") +
-         "--oversubscribe -n " + std::to_string(ranks) + " ";
-}
-
-class CollectiveCli : public ::testing::Test {
+class CollectiveCli : public test::CliTest {
  protected:
-  void SetUp() override {
-    if (std::getenv("ROCESIM_BIN") == nullptr)
-      GTEST_SKIP() << "ROCESIM_BIN not set (run via ctest)";
-    dir_ = ::testing::TempDir() + "rocesim_coll_" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
-           std::to_string(::getpid()) + "/";
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  std::string Write(const std::string& name, const std::string& text) {
-    std::ofstream(dir_ + name, std::ios::binary) << text;
-    return dir_ + name;
-  }
-
-  // Runs `scenario extra` into dir_/name; asserts it succeeded.
-  void RunInto(const std::string& name, const std::string& scenario, const std::string& extra,
-               const std::string& prefix = "") {
-    const Cli r = RunRocesim("run '" + scenario + "' -q -o '" + dir_ + name + "' " + extra,
-                             dir_ + name + ".log", prefix);
-    ASSERT_EQ(r.exit_code, 0) << r.output;
-  }
-
-  // Every results file of dir_/a and dir_/b is the same (summary.json but
-  // for its `run` object); returns the names compared.
-  std::vector<std::string> ExpectSameResults(const std::string& a, const std::string& b) {
-    std::vector<std::string> names, compared;
-    for (const auto& e : fs::directory_iterator(dir_ + a))
-      if (e.is_regular_file()) names.push_back(e.path().filename().string());
-    for (const auto& e : fs::directory_iterator(dir_ + b)) {
-      if (e.is_regular_file()) {
-        EXPECT_TRUE(fs::exists(dir_ + a + "/" + e.path().filename().string()))
-            << b << " has " << e.path().filename() << " that " << a << " has not";
-      }
-    }
-    for (const std::string& n : names) {
-      const std::string x = ReadFile(dir_ + a + "/" + n), y = ReadFile(dir_ + b + "/" + n);
-      if (n == "summary.json") {
-        nlohmann::json jx = nlohmann::json::parse(x), jy = nlohmann::json::parse(y);
-        jx.erase("run");
-        jy.erase("run");
-        EXPECT_EQ(jx.dump(2), jy.dump(2)) << a << " vs " << b;
-      } else {
-        EXPECT_TRUE(x == y) << n << " differs between " << a << " and " << b;
-      }
-      compared.push_back(n);
-    }
-    EXPECT_FALSE(fs::exists(dir_ + b + "/.partition-0")) << "partition files were not merged";
-    return compared;
-  }
-
   // Serial against 2 threads, and against 2 MPI ranks when mpirun is there;
   // collectives.csv and collective_steps.csv among the files when `jobs`.
   void ExpectPartitionedEqualsSerial(const std::string& scenario, bool jobs) {
@@ -122,7 +47,7 @@ class CollectiveCli : public ::testing::Test {
     EXPECT_EQ(has("collectives.csv"), jobs);
     EXPECT_EQ(has("collective_steps.csv"), jobs);
     if (!HaveMpirun()) return;
-    RunInto("mpi", scenario, "", Mpirun(2));
+    RunInto("mpi", scenario, "", test::MpirunPrefix(2));
     files = ExpectSameResults("serial", "mpi");
     EXPECT_EQ(has("collectives.csv"), jobs);
   }
@@ -155,8 +80,6 @@ class CollectiveCli : public ::testing::Test {
       EXPECT_FALSE(r[11].empty());
     }
   }
-
-  std::string dir_;
 };
 
 // k = 4 fat tree (pods of 4 hosts: `--threads 2` cuts it by pods, hosts

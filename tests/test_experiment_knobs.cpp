@@ -17,13 +17,7 @@ Scenario Parse(const std::string& yaml) {
 }
 
 std::string ErrorOf(const std::string& yaml) {
-  try {
-    Parse(yaml);
-  } catch (const ScenarioError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no error for:\n" << yaml;
-  return "";
+  return test::ScenarioErrorOf(yaml, "knobs.yaml");
 }
 
 constexpr char kStar[] =

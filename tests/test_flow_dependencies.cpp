@@ -78,13 +78,7 @@ class DepsTest : public ::testing::Test {
   SimRun Run(const std::string& yaml) { return test::RunScenario(Parse(yaml)); }
   // The scenario reader's message for `yaml`.
   std::string ErrorOf(const std::string& yaml) {
-    try {
-      Parse(yaml);
-    } catch (const ScenarioError& e) {
-      return e.what();
-    }
-    ADD_FAILURE() << "no error for:\n" << yaml;
-    return "";
+    return test::ScenarioErrorOf(yaml, "s.yaml", dir_);
   }
   // The reader's message for a scenario whose only traffic is dependency
   // file `name` holding `text` (on a star of `hosts` hosts).
@@ -178,12 +172,18 @@ StartCheck ExpectExactStarts(const SimRun& r) {
       EXPECT_EQ(static_cast<int>(fl.dst), s.dst) << "flow " << fl.id;
       EXPECT_EQ(fl.size_bytes, s.size_bytes) << "flow " << fl.id;
       ++out.flows;
-      if (s.after.empty()) {
+      if (s.after.empty() && s.after_sent == UINT32_MAX) {
         EXPECT_EQ(fl.start, s.start + s.delay) << "flow " << fl.id << " waits for nothing";
         continue;
       }
       ++out.dependent;
-      const std::optional<Time> last = done.Last(s.after, s.src);
+      std::optional<Time> last =
+          s.after.empty() ? std::optional<Time>(Time{0}) : done.Last(s.after, s.src);
+      // The message before it on its connection: once its last packet left.
+      if (last && s.after_sent != UINT32_MAX) {
+        const Time sent = f.flows[base + s.after_sent].sent;
+        last = sent < 0 ? std::nullopt : std::optional<Time>(std::max(*last, sent));
+      }
       if (!last) {
         EXPECT_EQ(fl.start, kTimeMax)
             << "flow " << fl.id << " started, but a predecessor never completed";

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "tests/sim_test_support.h"
+#include "tests/cli_test_support.h"
 
 namespace rocesim {
 namespace {
@@ -25,83 +25,23 @@ namespace fs = std::filesystem;
 using test::ExamplePath;
 using test::ReadFile;
 
-struct Cli {
-  int exit_code = -1;
-  std::string output;  // stdout and stderr
-};
+using Cli = test::CliRun;
+using test::HaveMpirun;
 
 // Runs `[prefix] $ROCESIM_BIN args`, capturing its output.
 Cli RunRocesim(const std::string& args, const std::string& prefix = "") {
-  Cli r;
-  const char* bin = std::getenv("ROCESIM_BIN");
-  if (bin == nullptr) return r;
-  const std::string log = ::testing::TempDir() + "rocesim_part_" + std::to_string(::getpid()) +
-                          "_" + ::testing::UnitTest::GetInstance()->current_test_info()->name() +
-                          ".log";
-  const int status = std::system((prefix + bin + " " + args + " >'" + log + "' 2>&1").c_str());
-  r.exit_code = status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -2;
-  r.output = ReadFile(log);
-  fs::remove(log);
-  return r;
-}
-
-bool HaveMpirun() {
-  return std::system("command -v mpirun >/dev/null 2>&1") == 0;
+  return test::RunRocesimCli(
+      args,
+      ::testing::TempDir() + "rocesim_part_" + std::to_string(::getpid()) + "_" +
+          ::testing::UnitTest::GetInstance()->current_test_info()->name() + ".log",
+      prefix);
 }
 std::string Mpirun(int ranks) {
-  return std::string("mpirun ") + (::geteuid() == 0 ? "--allow-run-as-root " : "") +
-         "--oversubscribe -n " + std::to_string(ranks) + " ";
+  return test::MpirunPrefix(ranks);
 }
 
-class PartitionedCli : public ::testing::Test {
+class PartitionedCli : public test::CliTest {
  protected:
-  void SetUp() override {
-    if (std::getenv("ROCESIM_BIN") == nullptr)
-      GTEST_SKIP() << "ROCESIM_BIN not set (run via ctest)";
-    dir_ = ::testing::TempDir() + "rocesim_part_" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
-           std::to_string(::getpid()) + "/";
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  // Runs `scenario extra` into dir_/name; asserts it succeeded.
-  void RunInto(const std::string& name, const std::string& scenario, const std::string& extra,
-               const std::string& prefix = "") {
-    const Cli r = RunRocesim("run '" + scenario + "' -q -o '" + dir_ + name + "' " + extra, prefix);
-    ASSERT_EQ(r.exit_code, 0) << r.output;
-  }
-
-  // Every results file of dir_/a and dir_/b is the same (summary.json but
-  // for its `run` object); returns the number of files compared.
-  int ExpectSameResults(const std::string& a, const std::string& b) {
-    int compared = 0;
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir_ + a))
-      if (e.is_regular_file()) names.push_back(e.path().filename().string());
-    for (const auto& e : fs::directory_iterator(dir_ + b)) {
-      if (e.is_regular_file()) {
-        EXPECT_TRUE(fs::exists(dir_ + a + "/" + e.path().filename().string()))
-            << b << " has " << e.path().filename() << " that " << a << " has not";
-      }
-    }
-    for (const std::string& n : names) {
-      const std::string x = ReadFile(dir_ + a + "/" + n), y = ReadFile(dir_ + b + "/" + n);
-      if (n == "summary.json") {
-        nlohmann::json jx = nlohmann::json::parse(x), jy = nlohmann::json::parse(y);
-        jx.erase("run");
-        jy.erase("run");
-        EXPECT_EQ(jx.dump(2), jy.dump(2)) << a << " vs " << b;
-      } else {
-        EXPECT_TRUE(x == y) << n << " differs between " << a << " and " << b;
-      }
-      ++compared;
-    }
-    EXPECT_FALSE(fs::exists(dir_ + b + "/.partition-0")) << "partition files were not merged";
-    return compared;
-  }
-
   nlohmann::json Summary(const std::string& name) {
     return nlohmann::json::parse(ReadFile(dir_ + name + "/summary.json"));
   }
@@ -110,18 +50,11 @@ class PartitionedCli : public ::testing::Test {
   void ExpectPartitionedEqualsSerial(const std::string& scenario, const std::string& sets = "") {
     RunInto("serial", scenario, sets);
     RunInto("threads", scenario, sets + " --threads 2");
-    EXPECT_GE(ExpectSameResults("serial", "threads"), 3);
+    EXPECT_GE(ExpectSameResults("serial", "threads").size(), 3u);
     if (!HaveMpirun()) return;
     RunInto("mpi", scenario, sets, Mpirun(2));
     ExpectSameResults("serial", "mpi");
   }
-
-  std::string Write(const std::string& name, const std::string& text) {
-    std::ofstream(dir_ + name) << text;
-    return dir_ + name;
-  }
-
-  std::string dir_;
 };
 
 TEST_F(PartitionedCli, QuickstartIsTheSameOnThreadsAndRanks) {
@@ -134,7 +67,7 @@ TEST_F(PartitionedCli, RanksTimesThreadsIsTheSame) {
   if (!HaveMpirun()) GTEST_SKIP() << "no mpirun (scripts/install-deps.sh installs OpenMPI)";
   RunInto("serial", ExamplePath("dcqcn-incast.yaml"), "");
   RunInto("mpi", ExamplePath("dcqcn-incast.yaml"), "--threads 2", Mpirun(2));
-  EXPECT_GE(ExpectSameResults("serial", "mpi"), 6);
+  EXPECT_GE(ExpectSameResults("serial", "mpi").size(), 6u);
 }
 
 TEST_F(PartitionedCli, PrintsItsCutAndLookahead) {

@@ -21,7 +21,7 @@
 #include "net/fabric_layout.h"
 #include "scenario/scenario_reader.h"
 #include "sim/partition.h"
-#include "tests/sim_test_support.h"
+#include "tests/cli_test_support.h"
 #include "topo/topology.h"
 
 namespace rocesim {
@@ -33,15 +33,8 @@ Scenario Parse(const std::string& yaml) {
   return ParseScenarioText(yaml, "x.yaml", "", {}, std::nullopt);
 }
 
-// The ScenarioError message for `yaml`, or "" (and a test failure) if it parses.
 std::string ErrorOf(const std::string& yaml) {
-  try {
-    Parse(yaml);
-  } catch (const ScenarioError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "no error for:\n" << yaml;
-  return "";
+  return test::ScenarioErrorOf(yaml);
 }
 
 // 4 servers x 4 GPUs in 2 rail groups of 2 servers, 2 spines: hosts 0-15,
@@ -295,55 +288,7 @@ TEST(RailExample, AllToAllCompletes) {
 // `rocesim run` of a rail scenario on 2 threads (and 2 MPI ranks, where
 // mpirun exists) writes the serial run's results: every CSV byte for byte,
 // and summary.json but for its `run` object (wall and CPU time, memory).
-class RailCli : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (std::getenv("ROCESIM_BIN") == nullptr)
-      GTEST_SKIP() << "ROCESIM_BIN not set (run via ctest)";
-    dir_ = ::testing::TempDir() + "rocesim_rail_" + std::to_string(::getpid()) + "/";
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-  }
-  void TearDown() override { fs::remove_all(dir_); }
-
-  // Runs the scenario into dir_/name (quietly, unless `extra` says
-  // otherwise); returns its stdout and stderr.
-  std::string RunInto(const std::string& name, const std::string& scenario,
-                      const std::string& extra, const std::string& prefix = "") {
-    const std::string log = dir_ + name + ".log";
-    const int status = std::system((prefix + std::getenv("ROCESIM_BIN") + " run '" + scenario +
-                                    "' -o '" + dir_ + name + "' " + extra + " >'" + log + "' 2>&1")
-                                       .c_str());
-    const std::string out = test::ReadFile(log);
-    EXPECT_TRUE(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0) << out;
-    return out;
-  }
-
-  // The files of dir_/a and dir_/b are the same; returns how many there are.
-  int ExpectSameResults(const std::string& a, const std::string& b) {
-    std::set<std::string> names_a, names_b;
-    for (const auto& e : fs::directory_iterator(dir_ + a))
-      names_a.insert(e.path().filename().string());
-    for (const auto& e : fs::directory_iterator(dir_ + b))
-      names_b.insert(e.path().filename().string());
-    EXPECT_EQ(names_a, names_b);
-    for (const std::string& n : names_a) {
-      const std::string x = test::ReadFile(dir_ + a + "/" + n);
-      const std::string y = test::ReadFile(dir_ + b + "/" + n);
-      if (n == "summary.json") {
-        nlohmann::json jx = nlohmann::json::parse(x), jy = nlohmann::json::parse(y);
-        jx.erase("run");
-        jy.erase("run");
-        EXPECT_EQ(jx.dump(2), jy.dump(2)) << a << " vs " << b;
-      } else {
-        EXPECT_TRUE(x == y) << n << " differs between " << a << " and " << b;
-      }
-    }
-    return static_cast<int>(names_a.size());
-  }
-
-  std::string dir_;
-};
+class RailCli : public test::CliTest {};
 
 TEST_F(RailCli, PartitionedRunIsTheSameAsSerial) {
   const std::string scenario = dir_ + "rail.yaml";
@@ -355,19 +300,18 @@ TEST_F(RailCli, PartitionedRunIsTheSameAsSerial) {
                           << "traffic:\n"
                           << "  - {type: all_to_all, size: 64KB, start: 10us}\n"
                           << "  - {type: permutation, size: 200KB, start: 20us}\n";
-  RunInto("serial", scenario, "-q");
-  RunInto("threads", scenario, "-q --threads 2");
-  EXPECT_GE(ExpectSameResults("serial", "threads"), 5);
+  RunInto("serial", scenario, "");
+  RunInto("threads", scenario, "--threads 2");
+  EXPECT_GE(ExpectSameResults("serial", "threads").size(), 5u);
   const nlohmann::json summary =
       nlohmann::json::parse(test::ReadFile(dir_ + "threads/summary.json"));
   EXPECT_EQ(summary["flows"]["completed"], 16 * 15 + 16);
   // The cut it used, printed without -q.
-  const std::string out = RunInto("cut", scenario, "--threads 2 --set monitors.interval=0");
+  const std::string out =
+      RunInto("cut", scenario, "--threads 2 --set monitors.interval=0", "", /*quiet=*/false);
   EXPECT_NE(out.find("partitions 2 (rail groups)"), std::string::npos) << out;
-  if (std::system("command -v mpirun >/dev/null 2>&1") != 0) return;
-  RunInto("mpi", scenario, "-q",
-          std::string("mpirun ") + (::geteuid() == 0 ? "--allow-run-as-root " : "") +
-              "--oversubscribe -n 2 ");
+  if (!test::HaveMpirun()) return;
+  RunInto("mpi", scenario, "", test::MpirunPrefix(2));
   ExpectSameResults("serial", "mpi");
 }
 

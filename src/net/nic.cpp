@@ -175,9 +175,10 @@ PktId Nic::MakeDataPacket(Fabric& f, Flow& flow) {
   if (f.int_enabled) f.IntOf(id).count = 0;
   if (psn < flow.max_sent) {
     f.counters.retransmitted_packets++;
-  } else if ((flow.max_sent = psn + 1) == flow.packets && !f.deps.Empty()) {
+  } else if ((flow.max_sent = psn + 1) == flow.packets) {
     // Its last packet is leaving: the next message of its connection may go.
-    f.deps.SenderSent(f, flow.id);
+    flow.sent = f.now;
+    if (!f.deps.Empty()) f.deps.SenderSent(f, flow.id);
   }
   // Per-QP rate limiter (and segment pacing when congestion control asks for it).
   Pace(f, flow, pkt.size + static_cast<uint32_t>(f.ports[port_].ifg_bytes), pkt.payload);

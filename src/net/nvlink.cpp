@@ -31,7 +31,7 @@ void NvlinkDomain::Start(Fabric& f, uint32_t id) {
 
 void NvlinkDomain::Complete(Fabric& f, uint32_t id) {
   Flow& fl = f.flows[id];
-  fl.received = fl.finish = f.now;
+  fl.sent = fl.received = fl.finish = f.now;
   fl.rcv_next = fl.snd_una = fl.snd_nxt = fl.max_sent = fl.packets;
   f.flows_finished++;
   if (!f.deps.Empty()) {

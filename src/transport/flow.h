@@ -59,6 +59,7 @@ struct Flow {
   uint32_t burst_wire = 0;     // its bytes on the wire so far
   CcState cc;                  // what congestion control reads and sets
   Time rto_deadline = 0;
+  Time sent = -1;       // when its last packet first left (-1: not yet)
   bool active = false;  // in the NIC's round-robin list
 
   // Responder (receiver) state.

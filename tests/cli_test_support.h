@@ -1,0 +1,112 @@
+// Helpers shared by the tests that run the rocesim command line (ctest
+// points ROCESIM_BIN at it): run it capturing its output, and compare two
+// results directories file by file, as the partitioned-run tests do
+// (summary.json but for its `run` object, every other file byte for byte).
+#pragma once
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/sim_test_support.h"
+
+namespace rocesim::test {
+
+struct CliRun {
+  int exit_code = -1;  // -1: ROCESIM_BIN unset; -2: it died
+  std::string output;  // stdout and stderr
+};
+
+// Runs `[prefix] $ROCESIM_BIN args`, its output through the file `log`.
+inline CliRun RunRocesimCli(const std::string& args, const std::string& log,
+                            const std::string& prefix = "") {
+  CliRun r;
+  const char* bin = std::getenv("ROCESIM_BIN");
+  if (bin == nullptr) return r;
+  const int status = std::system((prefix + bin + " " + args + " >'" + log + "' 2>&1").c_str());
+  r.exit_code = status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -2;
+  r.output = ReadFile(log);
+  std::filesystem::remove(log);
+  return r;
+}
+
+inline bool HaveMpirun() {
+  return std::system("command -v mpirun >/dev/null 2>&1") == 0;
+}
+// `mpirun ... -n ranks ` (root in a container needs --allow-run-as-root).
+inline std::string MpirunPrefix(int ranks) {
+  return std::string("mpirun ") + (::geteuid() == 0 ? "--allow-run-as-root " : "") +
+         "--oversubscribe -n " + std::to_string(ranks) + " ";
+}
+
+// A fresh directory per test (dir_) for scenarios and results.
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (std::getenv("ROCESIM_BIN") == nullptr)
+      GTEST_SKIP() << "ROCESIM_BIN not set (run via ctest)";
+    dir_ = ::testing::TempDir() + "rocesim_cli_" +
+           ::testing::UnitTest::GetInstance()->current_test_suite()->name() + "_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
+           std::to_string(::getpid()) + "/";
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string Write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ + name, std::ios::binary) << text;
+    return dir_ + name;
+  }
+
+  // Runs `scenario extra` into dir_/name (quietly unless `quiet` is false);
+  // expects it to succeed and returns its output.
+  std::string RunInto(const std::string& name, const std::string& scenario,
+                      const std::string& extra, const std::string& prefix = "", bool quiet = true) {
+    const CliRun r = RunRocesimCli(
+        "run '" + scenario + "'" + (quiet ? " -q" : "") + " -o '" + dir_ + name + "' " + extra,
+        dir_ + name + ".log", prefix);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    return r.output;
+  }
+
+  // Every results file of dir_/a and dir_/b is the same (summary.json but
+  // for its `run` object), and b's partition files were merged away;
+  // returns the names compared.
+  std::vector<std::string> ExpectSameResults(const std::string& a, const std::string& b) {
+    namespace fs = std::filesystem;
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir_ + a))
+      if (e.is_regular_file()) names.push_back(e.path().filename().string());
+    for (const auto& e : fs::directory_iterator(dir_ + b)) {
+      if (e.is_regular_file()) {
+        EXPECT_TRUE(fs::exists(dir_ + a + "/" + e.path().filename().string()))
+            << b << " has " << e.path().filename() << " that " << a << " has not";
+      }
+    }
+    for (const std::string& n : names) {
+      const std::string x = ReadFile(dir_ + a + "/" + n), y = ReadFile(dir_ + b + "/" + n);
+      if (n == "summary.json") {
+        nlohmann::json jx = nlohmann::json::parse(x), jy = nlohmann::json::parse(y);
+        jx.erase("run");
+        jy.erase("run");
+        EXPECT_EQ(jx.dump(2), jy.dump(2)) << a << " vs " << b;
+      } else {
+        EXPECT_TRUE(x == y) << n << " differs between " << a << " and " << b;
+      }
+    }
+    EXPECT_FALSE(fs::exists(dir_ + b + "/.partition-0")) << "partition files were not merged";
+    return names;
+  }
+
+  std::string dir_;
+};
+
+}  // namespace rocesim::test
