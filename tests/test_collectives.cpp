@@ -228,3 +228,49 @@ TEST(CollectivePhysics, HierarchicalKeepsServerTrafficOnNvlink) {
 
 }  // namespace
 }  // namespace rocesim
+
+namespace rocesim {
+namespace {
+
+// `after`: a job's ranks that also ran the earlier job start after_compute
+// after finishing it there (its sends acknowledged, its receives complete);
+// its other ranks start at once.
+TEST(CollectiveSequence, AJobFollowsAnotherAtEachSharedRank) {
+  const test::SimRun r = RunYaml(
+      "name: s\nduration: 100ms\ntopology: {type: star, hosts: 8}\ntraffic:\n"
+      "  - {type: collective, tag: tp, op: allreduce, ranks: 0-3, size: 1MB}\n"
+      "  - {type: collective, tag: dp, op: allreduce, ranks: [0, 4], size: 1MB, after: tp, "
+      "after_compute: 10us}\n");
+  ASSERT_TRUE(r.stats.all_flows_done);
+  const std::vector<Flow>& flows = r.fabric().flows;
+  const size_t tp_flows = 4 * 6;  // ranks x 2(n-1) steps
+  Time done_at_0 = 0;
+  for (size_t i = 0; i < tp_flows; ++i) {
+    if (flows[i].src == 0) done_at_0 = std::max(done_at_0, flows[i].finish);
+    if (flows[i].dst == 0) done_at_0 = std::max(done_at_0, flows[i].received);
+  }
+  // dp's first step: 0 -> 4 waits for rank 0; 4 -> 0 (rank 4 ran no tp) does not.
+  const Flow& from0 = flows[tp_flows];
+  const Flow& from4 = flows[tp_flows + 1];
+  ASSERT_EQ(from0.src, 0u);
+  ASSERT_EQ(from4.src, 4u);
+  EXPECT_EQ(from0.start, done_at_0 + 10 * kMicrosecond);
+  EXPECT_EQ(from4.start, 0);
+}
+
+TEST(CollectiveSequence, AfterNamesAnEarlierCollective) {
+  EXPECT_NE(test::ScenarioErrorOf("topology: {type: star, hosts: 4}\ntraffic:\n"
+                                  "  - {type: collective, tag: a, op: allreduce, size: 1MB}\n"
+                                  "  - {type: collective, op: allreduce, size: 1MB, after: b}\n")
+                .find("x.yaml:4:57: traffic.1.after: \"b\" is not the tag of an earlier collective "
+                      "entry (earlier jobs: a)"),
+            std::string::npos);
+  EXPECT_NE(test::ScenarioErrorOf("topology: {type: star, hosts: 4}\ntraffic:\n"
+                                  "  - {type: collective, op: allreduce, size: 1MB, "
+                                  "after_compute: 1us}\n")
+                .find("after_compute: applies only with `after`"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace rocesim

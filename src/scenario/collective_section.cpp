@@ -87,6 +87,12 @@ void Reader::ReadCollective(const Map& m, TrafficSpec& t) const {
   if (auto v = m.Get("chunk")) c.chunk_bytes = Size(*v, 1);
   if (auto v = m.Get("iterations")) c.iterations = IntField(*v, 1, 1'000'000);
   if (auto v = m.Get("compute")) c.compute = TimeValue(*v, 0);
+  // `after`: checked against the earlier entries once all are read (Read).
+  if (auto v = m.Get("after")) c.after_tag = String(*v);
+  if (auto v = m.Get("after_compute")) {
+    if (!m.Get("after")) Fail(*v, "applies only with `after` (the job this one follows)");
+    c.after_compute = TimeValue(*v, 0);
+  }
   const Field size = Require(m, "size", " (the collective's buffer in bytes, e.g. 256MB)");
   t.size_bytes = Size(size, 1);
   // Every message carries at least a byte: a tree halves a channel's data,

@@ -330,6 +330,11 @@ struct CollectiveSpec {
   int iterations = 1;
   Time compute = 0;         // the gap between iterations, per rank
   int gpus_per_server = 1;  // the topology's (hierarchical groups by server)
+  // A job that follows another (`after: TAG`, an earlier collective entry):
+  // each of its ranks that is also a rank of that job starts `after_compute`
+  // after it finished that job's last iteration.
+  std::string after_tag;
+  Time after_compute = 0;
 };
 
 enum class TrafficKind {

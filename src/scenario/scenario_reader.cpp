@@ -374,6 +374,21 @@ void Reader::ReadHost(const Field& f, HostConfig& h) const {
                                                                            : LossRecovery::kGoBack0;
 }
 
+void Reader::CheckFollowedJob(const Field& item, const std::vector<TrafficSpec>& traffic) const {
+  const TrafficSpec& t = traffic.back();
+  if (t.kind != TrafficKind::kCollective || t.collective.after_tag.empty()) return;
+  std::vector<std::string> jobs;
+  for (size_t i = 0; i + 1 < traffic.size(); ++i)
+    if (traffic[i].kind == TrafficKind::kCollective) jobs.push_back(traffic[i].tag);
+  if (std::find(jobs.begin(), jobs.end(), t.collective.after_tag) != jobs.end()) return;
+  const Field after{item.node["after"], JoinPath(item.path, "after"),
+                    OriginOf(item.node["after"], item.origin)};
+  Fail(after, fmt::format("\"{}\" is not the tag of an earlier collective entry ({})",
+                          t.collective.after_tag,
+                          jobs.empty() ? std::string("there is none")
+                                       : fmt::format("earlier jobs: {}", fmt::join(jobs, ", "))));
+}
+
 void Reader::ReadMonitors(const Field& f, MonitorConfig& mc) const {
   const Map m = ReadMap(f, {"interval", "start", "end", "nodes", "deadlock"});
   if (auto v = m.Get("deadlock")) {
@@ -423,6 +438,7 @@ Scenario Reader::Read(const YAML::Node& root) {
   if (auto v = m.Get("traffic")) {
     for (const Field& item : List(*v, "a list of traffic entries")) {
       sc.traffic.push_back(ReadTraffic(item));
+      CheckFollowedJob(item, sc.traffic);
     }
   }
   if (auto v = m.Get("monitors")) ReadMonitors(*v, sc.monitors);

@@ -58,7 +58,7 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
                   "span",   "groups",     "group_size", "hot_fraction", "hot_hosts_fraction",
                   "src",    "dst",        "duration",   "start_rate",   "max_rate",
                   "op",     "algorithm",  "ranks",      "servers",      "channels",
-                  "chunk",  "iterations", "compute"});
+                  "chunk",  "iterations", "compute",    "after",        "after_compute"});
   const std::string type =
       OneOf(Require(m, "type",
                     " (one of flows, incast, flow_file, poisson, hotspot, "
@@ -93,6 +93,8 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
         {"chunk", collective},
         {"iterations", collective},
         {"compute", collective},
+        {"after", collective},
+        {"after_compute", collective},
         {"senders", {"incast"}},
         {"receiver", {"incast"}},
         {"period", {"incast"}},

@@ -161,6 +161,8 @@ class Reader {
   TrafficSpec ReadTraffic(const Field& f) const;
   // A `type: collective` entry's own keys (collective_section.cpp).
   void ReadCollective(const Map& m, TrafficSpec& t) const;
+  // A collective's `after` names an earlier collective entry (the last of `traffic`).
+  void CheckFollowedJob(const Field& item, const std::vector<TrafficSpec>& traffic) const;
   std::vector<int> ReadSenders(const Field& f) const;
   void ReadMonitors(const Field& f, MonitorConfig& m) const;
   // Faults and watchdogs (faults_section.cpp).

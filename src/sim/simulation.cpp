@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 #include "cc/cc_factory.h"
 #include "net/link_arrival.h"
@@ -247,6 +248,38 @@ void Simulation::BuildFlows() {
   std::vector<LocalEdge> edges;
   std::vector<uint32_t> join_host;
   std::vector<Time> join_delay, flow_not_before, flow_delay;
+  // A job that follows another (CollectiveSpec::after_tag): each of its
+  // ranks waits, through a join at that rank, for everything the earlier
+  // job's last iteration sent from or delivered to it, then after_compute.
+  auto follow_job = [&](const TrafficSpec& t, uint32_t base, const CollectiveInstance& first) {
+    const CollectiveEntry* earlier = nullptr;
+    for (const CollectiveEntry& e : collectives_)
+      if (scenario_.traffic[e.traffic_index].tag == t.collective.after_tag) earlier = &e;
+    if (earlier == nullptr) return;  // the reader names only earlier collectives
+    std::vector<uint8_t> rank(layout_->host_nodes.size(), 0);
+    for (int h : t.hosts) rank[h] = 1;
+    std::map<uint32_t, uint32_t> join_at;  // host -> its global join
+    const CollectiveInstance& last = earlier->instances.back();
+    for (uint32_t k = last.first_flow; k < last.end_flow; ++k) {
+      const Flow& p = f.flows[earlier->first_flow + k];
+      for (const uint32_t h : {p.src, p.dst}) {
+        if (!rank[h]) continue;
+        auto [it, fresh] = join_at.try_emplace(h, static_cast<uint32_t>(join_host.size()));
+        if (fresh) {
+          join_host.push_back(h);
+          join_delay.push_back(t.collective.after_compute);
+        }
+        edges.push_back(LocalEdge{p.id, it->second, false, true, false});
+      }
+    }
+    for (uint32_t k = first.first_flow; k < first.end_flow; ++k) {
+      Flow& fl = f.flows[base + k];
+      const auto it = join_at.find(fl.src);
+      if (it == join_at.end()) continue;
+      edges.push_back(LocalEdge{it->second, fl.id, true, false, false});
+      fl.start = kTimeMax;  // it waits now
+    }
+  };
   const std::vector<int64_t> host_rates = HostLinkRates(*layout_);
   for (size_t i = 0; i < scenario_.traffic.size(); ++i) {
     ExpandedTraffic x =
@@ -273,6 +306,8 @@ void Simulation::BuildFlows() {
       join_delay.push_back(x.joins[j].delay);
       for (uint32_t a : x.joins[j].after) edge(a, join_base + j, true);
     }
+    if (!scenario_.traffic[i].collective.after_tag.empty())
+      follow_job(scenario_.traffic[i], base, x.collectives.front());
     if (!x.collectives.empty()) {
       // Every iteration has the same shape: one ideal time serves them all.
       std::vector<IdealMessage> msg(local_flows);
