@@ -293,9 +293,12 @@ void Simulation::BuildFlows() {
       edges.push_back(LocalEdge{pred_join ? join_base + pred - local_flows : base + pred, succ,
                                 pred_join, succ_join, on_sent});
     };
+    EntryTotals& totals = entry_totals_.emplace_back();
     for (uint32_t k = 0; k < local_flows; ++k) {
       const FlowSpec& s = x.flows[k];
       add(s);
+      totals.flows++;
+      totals.bytes += s.size_bytes;
       flow_not_before.push_back(s.start);
       flow_delay.push_back(s.delay);
       for (uint32_t a : s.after) edge(a, base + k, false);

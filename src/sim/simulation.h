@@ -18,6 +18,7 @@
 #include "stats/ideal_fct.h"
 #include "stats/monitor.h"
 #include "workload/collectives.h"
+#include "workload/generators.h"
 
 namespace rocesim {
 
@@ -102,6 +103,8 @@ class Simulation {
     Time ideal = 0;  // one instance alone on the idle fabric (stats/collective_ideal.h)
   };
   const std::vector<CollectiveEntry>& collectives() const { return collectives_; }
+  // Per traffic entry: the flows it expanded into and their bytes.
+  const std::vector<EntryTotals>& entry_totals() const { return entry_totals_; }
   // Open the time-series files in `dir` (call before Run when monitors are
   // on).
   void EnableMonitors(const std::string& dir);
@@ -146,6 +149,7 @@ class Simulation {
   std::vector<CcKind> flow_cc_;
   std::vector<std::string> flow_tags_;
   std::vector<CollectiveEntry> collectives_;
+  std::vector<EntryTotals> entry_totals_;
   // Links a link_down fault holds down now, by either of their ports as the
   // fault names it (RecomputeRoutes routes around them; a partition may not
   // hold these ports).

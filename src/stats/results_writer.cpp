@@ -107,7 +107,7 @@ nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
                        {"dropped_payload_bytes", c.dropped_payload_bytes},
                        {"in_network_payload_bytes", in_network_payload}};
   // ---- traffic: per entry, offered bytes and realised load (workload/generators.h) ----
-  j["traffic"] = TrafficSummaryJson(sim.scenario(), HostLinkRates(*f.layout));
+  j["traffic"] = TrafficSummaryJson(sim.scenario(), HostLinkRates(*f.layout), &sim.entry_totals());
   if (!sim.collectives().empty()) j["jobs"] = CollectiveJobsJson(sim, CollectiveResults(sim));
   if (c.nvlink_bytes > 0) j["nvlink_bytes"] = c.nvlink_bytes;
   j["events"] = stats.events;

@@ -245,7 +245,8 @@ std::string_view TrafficKindName(TrafficKind kind) {
 }
 
 TrafficReport ReportTraffic(const TrafficSpec& t, size_t index, uint64_t seed,
-                            const std::vector<int64_t>& rate, int mtu_bytes) {
+                            const std::vector<int64_t>& rate, int mtu_bytes,
+                            const EntryTotals* expanded) {
   TrafficReport r;
   r.kind = t.kind;
   const auto count = [&r](const std::vector<FlowSpec>& flows) {
@@ -254,7 +255,10 @@ TrafficReport ReportTraffic(const TrafficSpec& t, size_t index, uint64_t seed,
       r.offered_bytes += f.size_bytes;
     }
   };
-  if (t.kind == TrafficKind::kFlows) {
+  if (expanded != nullptr) {
+    r.flows = expanded->flows;
+    r.offered_bytes = expanded->bytes;
+  } else if (t.kind == TrafficKind::kFlows) {
     count(t.flows);  // no copy of long flow lists
   } else {
     count(ExpandTraffic(t, index, seed, rate, mtu_bytes));
@@ -274,19 +278,21 @@ TrafficReport ReportTraffic(const TrafficSpec& t, size_t index, uint64_t seed,
   return r;
 }
 
-std::vector<TrafficReport> ReportTraffic(const Scenario& scenario,
-                                         const std::vector<int64_t>& rate) {
+std::vector<TrafficReport> ReportTraffic(const Scenario& scenario, const std::vector<int64_t>& rate,
+                                         const std::vector<EntryTotals>* expanded) {
   std::vector<TrafficReport> out;
   for (size_t i = 0; i < scenario.traffic.size(); ++i) {
-    out.push_back(
-        ReportTraffic(scenario.traffic[i], i, scenario.seed, rate, scenario.host.mtu_bytes));
+    out.push_back(ReportTraffic(scenario.traffic[i], i, scenario.seed, rate,
+                                scenario.host.mtu_bytes,
+                                expanded != nullptr ? &(*expanded)[i] : nullptr));
   }
   return out;
 }
 
-nlohmann::json TrafficSummaryJson(const Scenario& scenario, const std::vector<int64_t>& rate) {
+nlohmann::json TrafficSummaryJson(const Scenario& scenario, const std::vector<int64_t>& rate,
+                                  const std::vector<EntryTotals>* expanded) {
   nlohmann::json out = nlohmann::json::array();
-  const std::vector<TrafficReport> reports = ReportTraffic(scenario, rate);
+  const std::vector<TrafficReport> reports = ReportTraffic(scenario, rate, expanded);
   for (size_t i = 0; i < reports.size(); ++i) {
     const TrafficReport& r = reports[i];
     const TrafficSpec& t = scenario.traffic[i];

@@ -78,14 +78,23 @@ struct TrafficReport {
   std::vector<int> hot_hosts;  // kHotspot
 };
 
+// `expanded` (flows, offered bytes), when the caller already expanded the
+// entry (a simulation has): no second expansion.
+struct EntryTotals {
+  uint64_t flows = 0;
+  int64_t bytes = 0;
+};
 TrafficReport ReportTraffic(const TrafficSpec& t, size_t index, uint64_t seed,
-                            const std::vector<int64_t>& host_rate_bps, int mtu_bytes);
+                            const std::vector<int64_t>& host_rate_bps, int mtu_bytes,
+                            const EntryTotals* expanded = nullptr);
 std::vector<TrafficReport> ReportTraffic(const Scenario& scenario,
-                                         const std::vector<int64_t>& host_rate_bps);
+                                         const std::vector<int64_t>& host_rate_bps,
+                                         const std::vector<EntryTotals>* expanded = nullptr);
 // summary.json "traffic": one object per entry with index, type, flows,
 // offered_bytes and, for poisson / hotspot, cdf, cdf_mean_bytes, span_s,
 // target_load and realised_load (hotspot also hot_hosts).
 nlohmann::json TrafficSummaryJson(const Scenario& scenario,
-                                  const std::vector<int64_t>& host_rate_bps);
+                                  const std::vector<int64_t>& host_rate_bps,
+                                  const std::vector<EntryTotals>* expanded = nullptr);
 
 }  // namespace rocesim
