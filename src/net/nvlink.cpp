@@ -16,14 +16,14 @@ void NvlinkDomain::Init(uint32_t hosts, int gpus_per_server, int64_t rate_bps, T
   }
 }
 
-Time NvlinkDomain::IdealTime(int64_t bytes) const {
-  return SerializationTime(bytes, rate_bps_) + latency_;
+Time NvlinkDomain::TransferTime(int64_t bytes) const {
+  return SerializationTime(bytes, rate_bps_);
 }
 
 void NvlinkDomain::Start(Fabric& f, uint32_t id) {
   Flow& fl = f.flows[id];
   const Time begin = std::max({f.now, tx_free_[fl.src], rx_free_[fl.dst]});
-  const Time end = begin + SerializationTime(fl.size_bytes, rate_bps_);
+  const Time end = begin + TransferTime(fl.size_bytes);
   tx_free_[fl.src] = rx_free_[fl.dst] = end;
   f.counters.nvlink_bytes += static_cast<uint64_t>(fl.size_bytes);
   f.Schedule(end + latency_, EventKind::kNvlinkDone, id);

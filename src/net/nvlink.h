@@ -29,8 +29,10 @@ class NvlinkDomain {
   bool SameServer(uint32_t a, uint32_t b) const {
     return gpus_ > 1 && a / static_cast<uint32_t>(gpus_) == b / static_cast<uint32_t>(gpus_);
   }
-  // The time a transfer of `bytes` takes on an idle domain.
-  Time IdealTime(int64_t bytes) const;
+  // How long a transfer of `bytes` holds its two ports, and how long it
+  // takes from start to completion on an idle domain (that plus latency).
+  Time TransferTime(int64_t bytes) const;
+  Time IdealTime(int64_t bytes) const { return TransferTime(bytes) + latency_; }
   // Starts flow `id` now: schedules its completion (EventKind::kNvlinkDone).
   void Start(Fabric& f, uint32_t id);
   // Its completion event: the flow is received and finished.

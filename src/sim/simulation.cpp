@@ -374,7 +374,7 @@ IdealMessage Simulation::IdealMessageOf(const Flow& fl, Time delivered) const {
   const TopologyConfig& topo = scenario_.topology;
   if (fabric_.nvlink.SameServer(fl.src, fl.dst)) {
     m.nvlink = true;
-    m.occupancy = SerializationTime(fl.size_bytes, topo.nvlink_rate_bps);
+    m.occupancy = fabric_.nvlink.TransferTime(fl.size_bytes);
     m.delivered = m.done = fabric_.nvlink.IdealTime(fl.size_bytes);
     return m;
   }
@@ -403,25 +403,20 @@ void Simulation::StartFlow(uint32_t id) {
   }
 }
 
-std::vector<Hop> Simulation::PathOf(uint32_t src, uint32_t dst, uint16_t sport) const {
+std::vector<Hop> Simulation::PathOf(uint32_t src, uint32_t dst, uint64_t key) const {
   const FabricLayout& l = *layout_;
-  std::vector<Hop> hops;
-  PortId port = l.HostPort(src);
-  for (;;) {
-    const PortLink& p = l.ports[port];
-    hops.push_back(Hop{p.rate_bps, p.delay});
-    const Node& next = l.nodes[l.ports[p.peer].node];
-    if (!next.is_switch) break;
-    port = next.first_port + l.routing.SelectLocal(next.index, src, dst, sport);
-  }
+  const auto hop = [&](PortId port) { return Hop{l.ports[port].rate_bps, l.ports[port].delay}; };
+  std::vector<Hop> hops{hop(l.HostPort(src))};
+  WalkEcmpPath(l, l.routing, src, dst, key, UINT32_MAX,
+               [&](uint32_t /*node*/, PortId out) { hops.push_back(hop(out)); });
   return hops;
 }
 
 IdealFctInput Simulation::IdealInput(const Flow& fl) const {
   const HostConfig& h = scenario_.host;
   IdealFctInput in;
-  in.forward = PathOf(fl.src, fl.dst, fl.sport);
-  in.reverse = PathOf(fl.dst, fl.src, fl.sport);
+  in.forward = PathOf(fl.src, fl.dst, fl.data_key);
+  in.reverse = PathOf(fl.dst, fl.src, fl.reply_key);
   in.packets = fl.packets;
   in.full_frame = h.mtu_bytes + h.header_bytes;
   in.last_frame = fl.last_payload + h.header_bytes;

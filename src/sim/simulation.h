@@ -123,7 +123,8 @@ class Simulation {
   // A flow's port time and ideal delivery for the collectives' ideal
   // schedule, given when its last byte would arrive on the idle path.
   IdealMessage IdealMessageOf(const Flow& flow, Time delivered) const;
-  std::vector<Hop> PathOf(uint32_t src, uint32_t dst, uint16_t sport) const;
+  // The links, in order, frames with ECMP key `key` take from src to dst.
+  std::vector<Hop> PathOf(uint32_t src, uint32_t dst, uint64_t key) const;
   void Dispatch(const Event& e);
   [[gnu::noinline]] void DispatchOps(const Event& e);
   // Recomputes routes on the links that are up (a link_down fault's

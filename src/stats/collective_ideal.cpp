@@ -8,40 +8,53 @@
 namespace rocesim {
 
 namespace {
-// One relaxation: messages wait for the sending port (`senders`) or for
-// the receiving port (otherwise) only.
-Time ListSchedule(const std::vector<FlowSpec>& flows, const std::vector<JoinSpec>& joins,
-                  const std::vector<IdealMessage>& msg, uint32_t first, uint32_t end,
-                  uint32_t hosts, bool senders) {
+// The instance's dependency graph: the range's flows and the joins that
+// wait for any of them; edges from outside it count as done at 0.
+struct Graph {
+  std::vector<std::vector<uint32_t>> succ;       // per node: what waits for it to complete
+  std::vector<std::vector<uint32_t>> sent_succ;  // per flow: the next message of its connection
+  std::vector<uint32_t> pending;                 // per node: in-scope predecessors
+};
+
+Graph BuildGraph(const std::vector<FlowSpec>& flows, const std::vector<JoinSpec>& joins,
+                 uint32_t first, uint32_t end) {
   const auto nf = static_cast<uint32_t>(flows.size());
   const uint32_t nodes = nf + static_cast<uint32_t>(joins.size());
-  // In scope: the range's flows and the joins that wait for any of them.
   std::vector<uint8_t> scope(nodes, 0);
   for (uint32_t i = first; i < end; ++i) scope[i] = 1;
   for (uint32_t j = 0; j < joins.size(); ++j)
     for (uint32_t a : joins[j].after)
       if (scope[a]) scope[nf + j] = 1;
-  std::vector<std::vector<uint32_t>> succ(nodes), sent_succ(nf);
-  std::vector<uint32_t> pending(nodes, 0);
+  Graph g{std::vector<std::vector<uint32_t>>(nodes), std::vector<std::vector<uint32_t>>(nf),
+          std::vector<uint32_t>(nodes, 0)};
   auto link = [&](const std::vector<uint32_t>& after, uint32_t node) {
     for (uint32_t a : after)
       if (scope[a]) {
-        succ[a].push_back(node);
-        ++pending[node];
+        g.succ[a].push_back(node);
+        ++g.pending[node];
       }
   };
   for (uint32_t i = first; i < end; ++i) {
     link(flows[i].after, i);
     if (const uint32_t a = flows[i].after_sent; a != UINT32_MAX && scope[a]) {
-      sent_succ[a].push_back(i);
-      ++pending[i];
+      g.sent_succ[a].push_back(i);
+      ++g.pending[i];
     }
   }
   for (uint32_t j = 0; j < joins.size(); ++j)
     if (scope[nf + j]) link(joins[j].after, nf + j);
+  return g;
+}
 
-  std::vector<Time> ready(nodes, 0), start(nf, 0);
-  std::vector<Time> tx(2 * hosts, 0), rx(2 * hosts, 0);  // NICs, then NVLink ports
+// One relaxation: messages wait for the sending port (`senders`) or for
+// the receiving port (otherwise) only.
+Time ListSchedule(const Graph& g, const std::vector<FlowSpec>& flows,
+                  const std::vector<JoinSpec>& joins, const std::vector<IdealMessage>& msg,
+                  uint32_t first, uint32_t end, uint32_t hosts, bool senders) {
+  const auto nf = static_cast<uint32_t>(flows.size());
+  std::vector<uint32_t> pending = g.pending;
+  std::vector<Time> ready(pending.size(), 0);
+  std::vector<Time> free(2 * hosts, 0);  // per port (NICs, then NVLink): when it frees up
   using Item = std::pair<Time, uint32_t>;
   std::priority_queue<Item, std::vector<Item>, std::greater<>> queue;
   // A node's predecessors are all done: a flow queues, a join completes.
@@ -57,23 +70,17 @@ Time ListSchedule(const std::vector<FlowSpec>& flows, const std::vector<JoinSpec
     return node < nf ? static_cast<uint32_t>(flows[node].src)
                      : static_cast<uint32_t>(joins[node - nf].host);
   };
+  auto count = [&](uint32_t s, Time when) {
+    ready[s] = std::max(ready[s], when);
+    if (--pending[s] == 0) resolve(s);
+  };
   auto propagate = [&](uint32_t node, Time when_sent, Time when_src, Time when_dst) {
-    for (uint32_t s : sent_succ[node]) {
-      ready[s] = std::max(ready[s], when_sent);
-      if (--pending[s] == 0) resolve(s);
-    }
-    for (uint32_t s : succ[node]) {
-      const bool at_dst = node < nf && msg[node].dst == host_of(s);
-      ready[s] = std::max(ready[s], at_dst ? when_dst : when_src);
-      if (--pending[s] == 0) resolve(s);
-    }
+    for (uint32_t s : g.sent_succ[node]) count(s, when_sent);
+    for (uint32_t s : g.succ[node]) count(s, msg[node].dst == host_of(s) ? when_dst : when_src);
     while (!done.empty()) {
       const auto [j, when] = done.back();
       done.pop_back();
-      for (uint32_t s : succ[j]) {
-        ready[s] = std::max(ready[s], when);
-        if (--pending[s] == 0) resolve(s);
-      }
+      for (uint32_t s : g.succ[j]) count(s, when);
     }
   };
   for (uint32_t i = first; i < end; ++i)
@@ -83,12 +90,11 @@ Time ListSchedule(const std::vector<FlowSpec>& flows, const std::vector<JoinSpec
     const auto [at, i] = queue.top();
     queue.pop();
     const IdealMessage& m = msg[i];
-    const uint32_t port = m.nvlink ? hosts : 0;
-    Time& busy = senders ? tx[port + m.src] : rx[port + m.dst];
-    start[i] = std::max(at, busy);
-    busy = start[i] + m.occupancy;
-    makespan = std::max(makespan, start[i] + m.delivered);
-    propagate(i, busy, start[i] + m.done, start[i] + m.delivered);
+    Time& port = free[(m.nvlink ? hosts : 0) + (senders ? m.src : m.dst)];
+    const Time start = std::max(at, port);
+    port = start + m.occupancy;
+    makespan = std::max(makespan, start + m.delivered);
+    propagate(i, start + m.occupancy, start + m.done, start + m.delivered);
   }
   return makespan;
 }
@@ -97,8 +103,9 @@ Time ListSchedule(const std::vector<FlowSpec>& flows, const std::vector<JoinSpec
 Time IdealCollectiveTime(const std::vector<FlowSpec>& flows, const std::vector<JoinSpec>& joins,
                          const std::vector<IdealMessage>& msg, uint32_t first, uint32_t end,
                          uint32_t hosts) {
-  return std::max(ListSchedule(flows, joins, msg, first, end, hosts, true),
-                  ListSchedule(flows, joins, msg, first, end, hosts, false));
+  const Graph g = BuildGraph(flows, joins, first, end);
+  return std::max(ListSchedule(g, flows, joins, msg, first, end, hosts, true),
+                  ListSchedule(g, flows, joins, msg, first, end, hosts, false));
 }
 
 }  // namespace rocesim

@@ -6,12 +6,13 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "core/graph_cycle.h"
 #include "net/fabric.h"
 
 namespace rocesim {
 
 namespace {
-// CSR from (key, value) pairs in key order of appearance-stable buckets.
+// CSR of (key, value) pairs: each key's values in the order the pairs list them.
 void BuildCsr(uint32_t keys, const std::vector<std::pair<uint32_t, uint32_t>>& pairs,
               std::vector<uint32_t>& first, std::vector<uint32_t>& values) {
   first.assign(keys + 1, 0);
@@ -32,7 +33,6 @@ void FlowDependencies::Build(const std::vector<uint32_t>& flow_src,
   edges_ = edges.size();
   if (edges.empty() && join_host.empty()) return;  // Empty(): nothing waits
   pending_.assign(nodes, 0);
-  waits_.assign(flows_, 0);
   not_before_ = not_before;
   delay_ = delay;
   auto host_of = [&](uint32_t n) { return n < flows_ ? flow_src[n] : join_host[n - flows_]; };
@@ -62,7 +62,6 @@ void FlowDependencies::Build(const std::vector<uint32_t>& flow_src,
           name(e.succ), name(e.pred), h, name(e.succ)));
     }
     ++pending_[e.succ];
-    if (e.succ < flows_) waits_[e.succ] = 1;
   }
   for (uint32_t j = flows_; j < nodes; ++j)
     if (pending_[j] == 0) throw std::invalid_argument(fmt::format("{} waits for nothing", name(j)));
@@ -70,39 +69,15 @@ void FlowDependencies::Build(const std::vector<uint32_t>& flow_src,
   BuildCsr(flows_, at_dst, dst_first_, dst_succ_);
   BuildCsr(flows_, on_sent, sent_first_, sent_succ_);
 
-  // Kahn's algorithm: every node must become ready once its predecessors do.
-  std::vector<uint32_t> left = pending_;
-  std::vector<uint32_t> ready;
-  for (uint32_t n = 0; n < nodes; ++n)
-    if (left[n] == 0) ready.push_back(n);
-  size_t done = 0;
-  while (!ready.empty()) {
-    const uint32_t n = ready.back();
-    ready.pop_back();
-    ++done;
-    auto visit = [&](const std::vector<uint32_t>& first, const std::vector<uint32_t>& succ) {
-      if (n + 1 >= first.size()) return;
-      for (uint32_t i = first[n]; i < first[n + 1]; ++i)
-        if (--left[succ[i]] == 0) ready.push_back(succ[i]);
-    };
-    visit(src_first_, src_succ_);
-    visit(dst_first_, dst_succ_);
-    visit(sent_first_, sent_succ_);
-  }
-  if (done != nodes) {
-    // Every node left waits for another node left: walk those back until a
-    // node repeats, which lies on a cycle.
-    std::vector<uint32_t> back(nodes, UINT32_MAX);
-    for (const Edge& e : edges)
-      if (left[e.pred] != 0 && left[e.succ] != 0) back[e.succ] = e.pred;
-    uint32_t n = 0;
-    while (left[n] == 0) ++n;
-    std::vector<uint8_t> seen(nodes, 0);
-    for (; !seen[n]; n = back[n]) seen[n] = 1;
-    std::vector<std::string> cycle;
-    for (uint32_t m = n; cycle.empty() || m != n; m = back[m]) cycle.push_back(name(m));
+  // Every node must become ready once its predecessors do: no cycle.
+  std::vector<std::pair<uint32_t, uint32_t>> all;
+  all.reserve(edges.size());
+  for (const Edge& e : edges) all.emplace_back(e.pred, e.succ);
+  if (const std::vector<uint32_t> cycle = FindCycle(nodes, all); !cycle.empty()) {
+    std::vector<std::string> names;
+    for (uint32_t n : cycle) names.push_back(name(n));
     throw std::invalid_argument(fmt::format("the dependencies have a cycle: {} waits for {}",
-                                            fmt::join(cycle, " waits for "), cycle.front()));
+                                            fmt::join(names, " waits for "), names.front()));
   }
 }
 

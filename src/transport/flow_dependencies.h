@@ -45,18 +45,18 @@ class FlowDependencies {
   // Where each node resolves: a flow's source host (`flow_src`), a join's
   // own host (`join_host`). Flows that wait for nothing are not started
   // here (the arrival cursor starts them at their start time).
-  // `not_before` and `delay` are per node (a join: 0 and its delay). Throws std::invalid_argument
-  // when a predecessor does not touch the host its successor resolves at, and when the graph has a
-  // cycle (naming a flow on it).
+  // `not_before` and `delay` are per node (a join: 0 and its delay).
+  // Throws std::invalid_argument when a predecessor does not touch the host
+  // its successor resolves at, and when the graph has a cycle (naming the
+  // nodes on it).
   void Build(const std::vector<uint32_t>& flow_src, const std::vector<uint32_t>& flow_dst,
              const std::vector<uint32_t>& join_host, const std::vector<Edge>& edges,
              const std::vector<Time>& not_before, const std::vector<Time>& delay);
 
   bool Empty() const { return pending_.empty(); }
-  // Whether flow `id` waits for others (it is started by StartReady, not by
-  // its start time).
-  bool Waits(uint32_t id) const { return !pending_.empty() && waits_[id] != 0; }
-  uint32_t Nodes() const { return static_cast<uint32_t>(pending_.size()); }
+  // Before the run: whether flow `id` waits for others (a kDependentStart
+  // starts it, not the arrival cursor).
+  bool Waits(uint32_t id) const { return !pending_.empty() && pending_[id] != 0; }
   uint64_t NumEdges() const { return edges_; }
 
   // Flow `id` completed at its source host (final ACK) / at its destination
@@ -82,7 +82,6 @@ class FlowDependencies {
   uint32_t flows_ = 0;
   uint64_t edges_ = 0;
   std::vector<uint32_t> pending_;  // per node: predecessors not yet complete
-  std::vector<uint8_t> waits_;     // per flow: it has predecessors
   // Successors, CSR: per node, those resolved at its source host (a join:
   // its host) [src_first_[n], src_first_[n + 1]), and per flow those
   // resolved at its destination host.

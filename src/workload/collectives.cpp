@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "core/rng.h"
+#include "workload/generators.h"
 
 namespace rocesim {
 
@@ -45,16 +46,7 @@ class Builder {
   // One message of `bytes` from `src` to `dst` on connection `conn`, waiting
   // for `after` and for its source rank's gate.
   uint32_t Flow(int conn, int src, int dst, int64_t bytes, std::vector<uint32_t> after) {
-    FlowSpec f;
-    f.src = src;
-    f.dst = dst;
-    f.size_bytes = bytes;
-    f.start = t_.start;
-    f.priority = t_.priority;
-    f.tag = t_.tag;
-    f.cc = t_.cc;
-    f.start_rate_bps = t_.start_rate_bps;
-    f.max_rate_bps = t_.max_rate_bps;
+    FlowSpec f = EntryFlow(t_, src, dst, bytes, t_.start, t_.tag);
     f.after = std::move(after);
     std::erase(f.after, kNone);
     if (gate_[src] != kNone) f.after.push_back(gate_[src]);

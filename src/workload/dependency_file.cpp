@@ -11,6 +11,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "core/graph_cycle.h"
 #include "core/text_fields.h"
 #include "core/units.h"
 
@@ -105,40 +106,19 @@ std::vector<FlowSpec> Resolve(std::vector<Row> rows) {
       r.spec.after.push_back(it->second);
     }
   }
-  // Kahn's algorithm; what is left waits, through a cycle, for itself.
+  // No cycle. (Each row's predecessors go in last to first, so that the
+  // cycle named goes through the first one listed that is on it.)
   const size_t n = rows.size();
-  std::vector<uint32_t> left(n);
-  std::vector<std::vector<uint32_t>> succ(n);
-  for (uint32_t i = 0; i < n; ++i) {
-    left[i] = static_cast<uint32_t>(rows[i].spec.after.size());
-    for (uint32_t a : rows[i].spec.after) succ[a].push_back(i);
-  }
-  std::vector<uint32_t> ready;
+  std::vector<std::pair<uint32_t, uint32_t>> edges;
   for (uint32_t i = 0; i < n; ++i)
-    if (left[i] == 0) ready.push_back(i);
-  size_t done = 0;
-  while (!ready.empty()) {
-    const uint32_t i = ready.back();
-    ready.pop_back();
-    ++done;
-    for (uint32_t s : succ[i])
-      if (--left[s] == 0) ready.push_back(s);
-  }
-  if (done != n) {
-    uint32_t i = 0;
-    while (left[i] == 0) ++i;
-    std::vector<uint8_t> seen(n, 0);
-    auto waiting_pred = [&](uint32_t k) {
-      for (uint32_t a : rows[k].spec.after)
-        if (left[a] != 0) return a;
-      return k;  // unreachable: a node left waits for another left
-    };
-    for (; !seen[i]; i = waiting_pred(i)) seen[i] = 1;
-    std::vector<std::string> cycle;
-    for (uint32_t k = i; cycle.empty() || k != i; k = waiting_pred(k))
-      cycle.push_back(fmt::format("\"{}\" ({})", rows[k].id, rows[k].where));
+    for (auto a = rows[i].spec.after.rbegin(); a != rows[i].spec.after.rend(); ++a)
+      edges.emplace_back(*a, i);
+  if (const std::vector<uint32_t> cycle = FindCycle(static_cast<uint32_t>(n), edges);
+      !cycle.empty()) {
+    std::vector<std::string> names;
+    for (uint32_t k : cycle) names.push_back(fmt::format("\"{}\" ({})", rows[k].id, rows[k].where));
     throw DependencyFileError(fmt::format("the dependencies have a cycle: {} waits for {}",
-                                          fmt::join(cycle, " waits for "), cycle.front()));
+                                          fmt::join(names, " waits for "), names.front()));
   }
   std::vector<FlowSpec> out;
   out.reserve(n);

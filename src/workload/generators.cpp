@@ -50,21 +50,6 @@ std::vector<int> ChooseHotSet(Rng& rng, const TrafficSpec& t, const std::vector<
   return hot;
 }
 
-FlowSpec Make(const TrafficSpec& t, int src, int dst, int64_t size, Time start,
-              const std::string& tag) {
-  FlowSpec f;
-  f.src = src;
-  f.dst = dst;
-  f.size_bytes = size;
-  f.start = start;
-  f.priority = t.priority;
-  f.tag = tag;
-  f.cc = t.cc;
-  f.start_rate_bps = t.start_rate_bps;
-  f.max_rate_bps = t.max_rate_bps;
-  return f;
-}
-
 // Poisson arrivals for every participating host; `pick` chooses each flow's
 // destination and tag given the sender's position in `hosts`.
 template <typename Pick>
@@ -80,7 +65,7 @@ void PoissonArrivals(const TrafficSpec& t, Rng& rng, const std::vector<int>& hos
     for (double at = Exponential(rng, gap); at < end; at += Exponential(rng, gap)) {
       const int64_t size = cdf.Sample(rng);
       const auto [dst, tag] = pick(static_cast<int>(i));
-      out.push_back(Make(t, src, dst, size, t.start + static_cast<Time>(at), *tag));
+      out.push_back(EntryFlow(t, src, dst, size, t.start + static_cast<Time>(at), *tag));
     }
   }
 }
@@ -97,6 +82,21 @@ std::vector<int64_t> HostLinkRates(const FabricLayout& layout) {
   for (uint32_t h = 0; h < layout.host_nodes.size(); ++h)
     rates.push_back(layout.ports[layout.HostPort(h)].rate_bps);
   return rates;
+}
+
+FlowSpec EntryFlow(const TrafficSpec& t, int src, int dst, int64_t size, Time start,
+                   const std::string& tag) {
+  FlowSpec f;
+  f.src = src;
+  f.dst = dst;
+  f.size_bytes = size;
+  f.start = start;
+  f.priority = t.priority;
+  f.tag = tag;
+  f.cc = t.cc;
+  f.start_rate_bps = t.start_rate_bps;
+  f.max_rate_bps = t.max_rate_bps;
+  return f;
 }
 
 std::vector<int> ParticipatingHosts(const TrafficSpec& t, int hosts) {
@@ -124,7 +124,7 @@ std::vector<FlowSpec> ExpandTraffic(const TrafficSpec& t, size_t index, uint64_t
     case TrafficKind::kIncast:
       for (int i = 0; i < t.count; ++i) {
         for (int s : t.senders) {
-          out.push_back(Make(t, s, t.receiver, t.size_bytes, t.start + i * t.period, t.tag));
+          out.push_back(EntryFlow(t, s, t.receiver, t.size_bytes, t.start + i * t.period, t.tag));
         }
       }
       break;
@@ -181,7 +181,7 @@ std::vector<FlowSpec> ExpandTraffic(const TrafficSpec& t, size_t index, uint64_t
         for (int i = 0; i < n; ++i) fixed_point = fixed_point || perm[i] == i;
       }
       for (int i = 0; i < n; ++i) {
-        out.push_back(Make(t, hosts[i], hosts[perm[i]], t.size_bytes, t.start, t.tag));
+        out.push_back(EntryFlow(t, hosts[i], hosts[perm[i]], t.size_bytes, t.start, t.tag));
       }
       break;
     }
@@ -189,7 +189,7 @@ std::vector<FlowSpec> ExpandTraffic(const TrafficSpec& t, size_t index, uint64_t
       const std::vector<int> hosts = ParticipatingHosts(t, total_hosts);
       for (int s : hosts) {
         for (int d : hosts) {
-          if (s != d) out.push_back(Make(t, s, d, t.size_bytes, t.start, t.tag));
+          if (s != d) out.push_back(EntryFlow(t, s, d, t.size_bytes, t.start, t.tag));
         }
       }
       break;
@@ -198,7 +198,7 @@ std::vector<FlowSpec> ExpandTraffic(const TrafficSpec& t, size_t index, uint64_t
       // Line rate for `duration`: rate * duration / 8 bytes, in whole packets.
       const double bytes = static_cast<double>(rate[t.src]) * ToSeconds(t.duration) / 8;
       const int64_t packets = std::max<int64_t>(1, std::llround(bytes / mtu_bytes));
-      out.push_back(Make(t, t.src, t.dst, packets * mtu_bytes, t.start, t.tag));
+      out.push_back(EntryFlow(t, t.src, t.dst, packets * mtu_bytes, t.start, t.tag));
       break;
     }
   }

@@ -58,6 +58,11 @@ struct ExpandedTraffic {
 ExpandedTraffic ExpandTrafficGraph(const TrafficSpec& t, size_t index, uint64_t seed,
                                    const std::vector<int64_t>& host_rate_bps, int mtu_bytes);
 
+// One flow of entry `t` from `src` to `dst`: its priority, congestion
+// control, start rate and rate cap are the entry's.
+FlowSpec EntryFlow(const TrafficSpec& t, int src, int dst, int64_t size, Time start,
+                   const std::string& tag);
+
 // The participating hosts of a generator: t.hosts, or 0 .. hosts-1 if empty.
 std::vector<int> ParticipatingHosts(const TrafficSpec& t, int hosts);
 // The hot set of a kHotspot entry (sorted), as ExpandTraffic chooses it.
