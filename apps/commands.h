@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "scenario/aicb_import.h"
+
 namespace rocesim {
 
 // `rocesim run SCENARIO [-o DIR] [--seed N] [--set k=v ...] [-q] [--threads T]`,
@@ -24,6 +26,10 @@ int RunCommand(const RunOptions& options);
 int RunPythonTool(int argc, char** argv);
 // `rocesim import-hpcc CONFIG -o SCENARIO.yaml`.
 int ImportHpccCommand(const std::string& config, const std::string& out);
+// `rocesim import-aicb WORKLOAD.txt -o SCENARIO.yaml [--gpus N]
+// [--gpus-per-server G] [--iterations I]`.
+int ImportAicbCommand(const std::string& workload, const std::string& out,
+                      const AicbImportOptions& options);
 
 // `rocesim sweep SWEEP.yaml [-j N] [-o DIR] [--mpi] [--dry-run]` (apps/sweep_command.cpp).
 struct SweepOptions {

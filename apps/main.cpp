@@ -3,6 +3,7 @@
 //       (also under mpirun: one run partitioned over the ranks)
 //   report DIR / compare DIR...   (python/rocesim_report.py)
 //   import-hpcc CONFIG -o SCENARIO.yaml
+//   import-aicb WORKLOAD.txt -o SCENARIO.yaml
 //   sweep SWEEP.yaml [-j N] [-o DIR] [--mpi] [--threads T] [--dry-run]   (docs/sweep.md)
 // Exit status: 0 success, 2 bad scenario, input file or usage, 1 any other
 // failure.
@@ -67,6 +68,23 @@ int main(int argc, char** argv) {
       "import-hpcc", "Turn an HPCC ns-3 simulator config file into a rocesim scenario");
   import->add_option("config", config, "HPCC simulator config (KEY value lines)")->required();
   import->add_option("-o,--output", import_out, "Scenario file to write")->required();
+  std::string aicb_file, aicb_out;
+  AicbImportOptions aicb_opts;
+  CLI::App* import_aicb = app.add_subcommand(
+      "import-aicb",
+      "Turn a SimAI workload file (as AICB generates them) into a rocesim scenario on a "
+      "rail-optimized fabric");
+  import_aicb->add_option("workload", aicb_file, "SimAI workload file (workload.txt)")->required();
+  import_aicb->add_option("-o,--output", aicb_out, "Scenario file to write")->required();
+  import_aicb
+      ->add_option("--gpus", aicb_opts.gpus, "GPUs the job runs on (default: the file's all_gpus)")
+      ->check(CLI::PositiveNumber);
+  import_aicb
+      ->add_option("--gpus-per-server", aicb_opts.gpus_per_server,
+                   "GPUs (and RDMA NICs) per server (default 8)")
+      ->check(CLI::Range(1, 1024));
+  import_aicb->add_option("--iterations", aicb_opts.iterations, "Training iterations (default 1)")
+      ->check(CLI::Range(1, 1000000));
   SweepOptions sweep_opts;
   CLI::App* sweep = app.add_subcommand(
       "sweep", "Run a scenario over a grid of parameter values in parallel; writes sweep.csv");
@@ -93,6 +111,7 @@ int main(int argc, char** argv) {
   try {
     if (run->parsed()) return RunCommand(run_opts);
     if (import->parsed()) return ImportHpccCommand(config, import_out);
+    if (import_aicb->parsed()) return ImportAicbCommand(aicb_file, aicb_out, aicb_opts);
     if (sweep->parsed()) return SweepCommand(sweep_opts);
   } catch (const ScenarioError& e) {
     fmt::print(stderr, "rocesim: error: {}\n", e.what());

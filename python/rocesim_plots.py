@@ -467,11 +467,14 @@ def sweep_plot(points, xname, metric, path, title):
 
 def collective_iterations(rows, path, title):
     """Per job: each iteration's time against its idle-fabric ideal (left),
-    and its bus bandwidth at the time it finished (right)."""
+    and its bus bandwidth at the time it finished (right). Training jobs
+    (SimAI workloads) run many operations and have no busbw: when no job
+    has one, the right side shows each iteration's slowdown instead."""
     jobs = sorted({r["tag"] for r in rows})
     done = [r for r in rows if np.isfinite(r["time_ps"])]
     if not done:
         return "no collective instance completed"
+    right_key = "busbw_gbps" if any(np.isfinite(r["busbw_gbps"]) for r in done) else "slowdown"
     fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4.5))
     for job, color in zip(jobs, _colors(len(jobs))):
         mine = sorted((r for r in done if r["tag"] == job), key=lambda r: r["iteration"])
@@ -481,16 +484,20 @@ def collective_iterations(rows, path, title):
         left.plot(it, [r["time_ps"] / 1e9 for r in mine], marker="o", color=color, label=job)
         left.plot(it, [r["ideal_ps"] / 1e9 for r in mine], ls="--", color=color, alpha=0.6,
                   label=f"{job} ideal")
-        right.plot([r["finish_ps"] / 1e9 for r in mine], [r["busbw_gbps"] for r in mine],
+        right.plot([r["finish_ps"] / 1e9 for r in mine], [r[right_key] for r in mine],
                    marker="o", color=color, label=job)
     left.set_xlabel("iteration")
     left.set_ylabel("completion time (ms)")
     left.set_ylim(bottom=0)
     left.set_title("iteration time (dashed: idle-fabric ideal)", fontsize=10)
     right.set_xlabel("time the iteration finished (ms)")
-    right.set_ylabel("bus bandwidth (Gb/s, NCCL's busbw)")
+    if right_key == "busbw_gbps":
+        right.set_ylabel("bus bandwidth (Gb/s, NCCL's busbw)")
+        right.set_title("bus bandwidth over time", fontsize=10)
+    else:
+        right.set_ylabel("slowdown (time / idle-fabric ideal)")
+        right.set_title("iteration slowdown over time", fontsize=10)
     right.set_ylim(bottom=0)
-    right.set_title("bus bandwidth over time", fontsize=10)
     for ax in (left, right):
         _grid(ax)
         _legend(ax, len(jobs) * 2)

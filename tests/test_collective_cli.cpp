@@ -218,3 +218,53 @@ TEST_F(CollectiveCli, SameSeedSameCollectivesCsv) {
 
 }  // namespace
 }  // namespace rocesim
+
+namespace rocesim {
+namespace {
+
+// A SimAI workload (tensor parallel 4, expert parallel 2, data parallel 4 on
+// 16 GPUs) through `rocesim import-aicb`: the scenario it writes runs, and
+// runs the same serial, on 2 threads and on 2 MPI ranks; a bad workload file
+// is refused naming its line.
+TEST_F(CollectiveCli, AicbWorkloadImportedRunsTheSamePartitioned) {
+  Write("w.txt",
+        "HYBRID_TRANSFORMER_FWD_IN_BCKWD model_parallel_NPU_group: 4 ep: 2 pp: 1 vpp: 2 ga: 1 "
+        "all_gpus: 16 checkpoints: 0 checkpoint_initiates: 0 pp_comm: 0\n"
+        "5\n"
+        "grad_param_comm\t-1\t1\tNONE\t0\t1\tNONE\t0\t1\tREDUCESCATTER\t400000\t100\n"
+        "attention_layer\t-1\t20000\tALLREDUCE\t200000\t25000\tALLREDUCE\t200000\t25000\tNONE\t0\t"
+        "100\n"
+        "moelayer\t-1\t1\tALLTOALL_EP\t100000\t1\tALLTOALL_EP\t100000\t1\tNONE\t0\t100\n"
+        "mlp_layer\t-1\t15000\tALLREDUCE\t200000\t18000\tALLREDUCE\t200000\t18000\tALLREDUCE\t"
+        "300000\t100\n"
+        "moe_grad\t-1\t1\tNONE\t0\t1\tNONE\t0\t1\tALLGATHER_DP_EP\t80000\t100\n");
+  const test::CliRun imp = test::RunRocesimCli(
+      "import-aicb '" + dir_ + "w.txt' -o '" + dir_ + "s.yaml' --gpus-per-server 4 --iterations 2",
+      dir_ + "import.log");
+  ASSERT_EQ(imp.exit_code, 0) << imp.output;
+  const std::string yaml = ReadFile(dir_ + "s.yaml");
+  EXPECT_NE(yaml.find("type: rail"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("file: w.txt"), std::string::npos) << yaml;
+  ExpectPartitionedEqualsSerial(dir_ + "s.yaml", true);
+  ExpectCollectivesComplete("threads", 2);
+  const nlohmann::json job = Summary("threads")["jobs"][0];
+  EXPECT_EQ(job["op"], "training");
+  EXPECT_EQ(job["ranks"], 16);
+  EXPECT_EQ(job["workload"]["ep"], 2);
+  EXPECT_GT(Summary("threads").value("nvlink_bytes", 0), 0);
+
+  Write("bad.txt", "HYBRID_TRANSFORMER all_gpus: 16\n1\nl\t-1\t1\tALLREDUCE\t64\n");
+  const test::CliRun bad = test::RunRocesimCli(
+      "import-aicb '" + dir_ + "bad.txt' -o '" + dir_ + "bad.yaml'", dir_ + "bad.log");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.output.find("bad.txt:3: expected 12 fields"), std::string::npos) << bad.output;
+  EXPECT_FALSE(fs::exists(dir_ + "bad.yaml"));
+  Write("nogpus.txt", "DATA\n1\nl\t-1\t1\tNONE\t0\t1\tNONE\t0\t1\tALLREDUCE\t64\t1\n");
+  const test::CliRun no_gpus = test::RunRocesimCli(
+      "import-aicb '" + dir_ + "nogpus.txt' -o '" + dir_ + "n.yaml'", dir_ + "n.log");
+  EXPECT_EQ(no_gpus.exit_code, 2);
+  EXPECT_NE(no_gpus.output.find("give --gpus N"), std::string::npos) << no_gpus.output;
+}
+
+}  // namespace
+}  // namespace rocesim

@@ -422,7 +422,8 @@ TEST(ScenarioReaderErrors, Traffic) {
             "x.yaml:2:25: traffic.0.receiver applies to type incast, not flows");
   EXPECT_EQ(ErrorOf(m + "traffic: [{flows: []}]"),
             "x.yaml:2:11: traffic.0: missing required key 'type' (one of flows, incast, flow_file, "
-            "poisson, hotspot, permutation, all_to_all, microburst, collective, dependency_file)");
+            "poisson, hotspot, permutation, all_to_all, microburst, collective, dependency_file, "
+            "aicb_workload)");
   EXPECT_EQ(ErrorOf(m + "traffic: [{type: incast, senders: [0, 1], receiver: 1, size: 1KB}]"),
             "x.yaml:2:35: traffic.0.senders: the receiver (1) cannot also be a sender");
   EXPECT_EQ(

@@ -537,7 +537,8 @@ TEST(WorkloadReader, Errors) {
             R"(x.yaml:2:72: traffic.0.hosts: expected at least two hosts, got a list)");
   EXPECT_EQ(ErrorOf(m + "{type: hotspot, load: 30%, cdf: websearch, span: 1ms, tag: x}]"),
             "x.yaml:2:65: traffic.0.tag applies to types incast, flow_file, poisson, "
-            "permutation, all_to_all, microburst, collective and dependency_file, not hotspot");
+            "permutation, all_to_all, microburst, collective, dependency_file and aicb_workload, "
+            "not hotspot");
   EXPECT_EQ(ErrorOf(m + "{type: permutation}]"),
             "x.yaml:2:11: traffic.0: missing required key 'size' (bytes each flow sends)");
   EXPECT_EQ(ErrorOf(m + "{type: all_to_all, size: 1KB, load: 10%}]"),
@@ -554,11 +555,13 @@ TEST(WorkloadReader, Errors) {
             "when count > 1)");
   EXPECT_EQ(ErrorOf(m + "{type: flows, flows: [], tag: x}]"),
             "x.yaml:2:36: traffic.0.tag applies to types incast, flow_file, poisson, "
-            "permutation, all_to_all, microburst, collective and dependency_file, not flows (set "
+            "permutation, all_to_all, microburst, collective, dependency_file and aicb_workload, "
+            "not flows (set "
             "it on each flow)");
   EXPECT_EQ(ErrorOf(m + "{type: possion}]"),
             R"(x.yaml:2:18: traffic.0.type: expected one of flows, incast, flow_file, poisson, )"
-            R"(hotspot, permutation, all_to_all, microburst, collective, dependency_file, got )"
+            R"(hotspot, permutation, all_to_all, microburst, collective, dependency_file, )"
+            R"(aicb_workload, got )"
             R"("possion"; did you mean )"
             R"('poisson'?)");
   EXPECT_EQ(ErrorOf("topology: {type: star, hosts: 1}\n"

@@ -19,6 +19,39 @@ namespace {
 constexpr double kMaxCollectiveFlows = 50e6;
 }  // namespace
 
+Field Reader::ReadRanks(const Map& m, TrafficSpec& t) const {
+  // Ranks: hosts in rank order, or whole GPU servers.
+  const std::optional<Field> ranks = m.Get("ranks");
+  const std::optional<Field> servers = m.Get("servers");
+  if (ranks && servers)
+    FailNoPath({m.Find("servers")->key_node, "", servers->origin},
+               fmt::format("{}: give either ranks or servers, not both", servers->path));
+  std::optional<Field> where = ranks ? ranks : servers;
+  if (ranks) {
+    t.hosts = ReadSenders(*ranks);
+  } else if (servers) {
+    const int num_servers = hosts_ / gpus_per_server_;
+    for (int s : ReadSenders(*servers)) {
+      if (s >= num_servers)
+        Fail(*servers, fmt::format("server {} does not exist: the topology has {} servers of {} "
+                                   "GPUs (topology.gpus_per_server)",
+                                   s, num_servers, gpus_per_server_));
+      for (int g = 0; g < gpus_per_server_; ++g) t.hosts.push_back(s * gpus_per_server_ + g);
+    }
+  } else {
+    for (int h = 0; h < hosts_; ++h) t.hosts.push_back(h);
+  }
+  const Field at = where ? *where : m.self;
+  {
+    std::vector<bool> seen(static_cast<size_t>(hosts_), false);
+    for (int h : t.hosts) {
+      if (seen[h]) Fail(at, fmt::format("host {} is a rank twice", h));
+      seen[h] = true;
+    }
+  }
+  return at;
+}
+
 void Reader::ReadCollective(const Map& m, TrafficSpec& t) const {
   CollectiveSpec& c = t.collective;
   const Field op_field =
@@ -51,35 +84,7 @@ void Reader::ReadCollective(const Map& m, TrafficSpec& t) const {
     }
   }
 
-  // Ranks: hosts in rank order, or whole GPU servers.
-  const std::optional<Field> ranks = m.Get("ranks");
-  const std::optional<Field> servers = m.Get("servers");
-  if (ranks && servers)
-    FailNoPath({m.Find("servers")->key_node, "", servers->origin},
-               fmt::format("{}: give either ranks or servers, not both", servers->path));
-  std::optional<Field> where = ranks ? ranks : servers;
-  if (ranks) {
-    t.hosts = ReadSenders(*ranks);
-  } else if (servers) {
-    const int num_servers = hosts_ / gpus_per_server_;
-    for (int s : ReadSenders(*servers)) {
-      if (s >= num_servers)
-        Fail(*servers, fmt::format("server {} does not exist: the topology has {} servers of {} "
-                                   "GPUs (topology.gpus_per_server)",
-                                   s, num_servers, gpus_per_server_));
-      for (int g = 0; g < gpus_per_server_; ++g) t.hosts.push_back(s * gpus_per_server_ + g);
-    }
-  } else {
-    for (int h = 0; h < hosts_; ++h) t.hosts.push_back(h);
-  }
-  const Field& at = where ? *where : m.self;
-  {
-    std::vector<bool> seen(static_cast<size_t>(hosts_), false);
-    for (int h : t.hosts) {
-      if (seen[h]) Fail(at, fmt::format("host {} is a rank twice", h));
-      seen[h] = true;
-    }
-  }
+  const Field at = ReadRanks(m, t);
   const int n = static_cast<int>(t.hosts.size());
   if (n < 2) Fail(at, fmt::format("a collective needs at least two ranks, got {}", n));
 
@@ -119,27 +124,9 @@ void Reader::ReadCollective(const Map& m, TrafficSpec& t) const {
   }
 
   // Refuse a collective that would not fit in memory before building it.
-  double steps = 0, per_step = n;
-  switch (c.algorithm) {
-    case CollectiveAlgorithm::kRing:
-      steps = c.op == CollectiveOp::kAllReduce ? 2.0 * (n - 1) : n - 1;
-      break;
-    case CollectiveAlgorithm::kTree:
-      steps = 4;  // two trees, up and down: 4 (n - 1) messages
-      break;
-    case CollectiveAlgorithm::kHalvingDoubling:
-      steps = 2 * std::bit_width(unsigned(n));
-      break;
-    case CollectiveAlgorithm::kDirect:
-    case CollectiveAlgorithm::kHierarchical:
-      steps = n;
-      break;
-  }
-  const double chunks = c.chunk_bytes > 0
-                            ? std::max(1.0, static_cast<double>(t.size_bytes) / c.channels / n /
-                                                static_cast<double>(c.chunk_bytes))
-                            : 1.0;
-  const double flows = steps * per_step * chunks * c.channels * c.iterations;
+  const double flows =
+      EstimateCollectiveMessages(c.op, c.algorithm, n, t.size_bytes, c.channels, c.chunk_bytes) *
+      c.iterations;
   if (flows > kMaxCollectiveFlows)
     Fail(m.self, fmt::format("this collective expands into about {:.3g} messages (flows), more "
                              "than the {:.0f} million rocesim accepts; use a larger chunk, fewer "

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -337,6 +338,16 @@ struct CollectiveSpec {
   Time after_compute = 0;
 };
 
+struct SimaiWorkload;  // workload/simai_workload.h
+
+// A training job from a SimAI workload file (workload/training_loop.h): the
+// file as read; its iterations, channels, chunk and AllReduce algorithm are
+// the entry's CollectiveSpec's.
+struct TrainingSpec {
+  std::shared_ptr<const SimaiWorkload> workload;
+  std::string file;  // as the scenario names it
+};
+
 enum class TrafficKind {
   kFlows,        // explicit list (also type flow_file)
   kIncast,       // senders -> receiver, optionally repeated every `period`
@@ -346,6 +357,7 @@ enum class TrafficKind {
   kAllToAll,     // every host -> every other host
   kMicroburst,   // one line-rate flow of fixed duration (seed 002 §4.2)
   kCollective,   // a job's collective operations (workload/collectives.h)
+  kTraining,     // a training job from a SimAI workload file (workload/training_loop.h)
 };
 
 // One point of a flow-size CDF (workload/flow_size_cdf.h).
@@ -399,6 +411,9 @@ struct TrafficSpec {
   // kCollective: the operation over ranks `hosts` (in rank order) of
   // size_bytes, from `start`.
   CollectiveSpec collective;
+  // kTraining: the workload over ranks `hosts` (rank i = hosts[i]); its
+  // iterations, channels, chunk and algorithm in `collective`.
+  TrainingSpec training;
 };
 
 // PFC deadlock detection (src/ops/deadlock.h, seed 003 §4.1).

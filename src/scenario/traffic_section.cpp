@@ -63,35 +63,37 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
       OneOf(Require(m, "type",
                     " (one of flows, incast, flow_file, poisson, hotspot, "
                     "permutation, all_to_all, microburst, collective, "
-                    "dependency_file)"),
+                    "dependency_file, aicb_workload)"),
             {"flows", "incast", "flow_file", "poisson", "hotspot", "permutation", "all_to_all",
-             "microburst", "collective", "dependency_file"});
+             "microburst", "collective", "dependency_file", "aicb_workload"});
   {
     // The types each type-specific key applies to.
     using Types = std::vector<std::string_view>;
-    const Types generators = {"incast",     "poisson",    "hotspot",   "permutation",
-                              "all_to_all", "microburst", "collective"};
+    const Types generators = {"incast",     "poisson",    "hotspot",    "permutation",
+                              "all_to_all", "microburst", "collective", "aicb_workload"};
     const Types poissonish = {"poisson", "hotspot"};
     const Types host_sets = {"poisson", "hotspot", "permutation", "all_to_all"};
     const Types fixed_size = {"incast", "permutation", "all_to_all", "collective"};
-    const Types tagged = {"incast",     "flow_file",  "poisson",    "permutation",
-                          "all_to_all", "microburst", "collective", "dependency_file"};
+    const Types tagged = {"incast",      "flow_file",       "poisson",
+                          "permutation", "all_to_all",      "microburst",
+                          "collective",  "dependency_file", "aicb_workload"};
     Types with_cc = generators;
     with_cc.push_back("flow_file");
     with_cc.push_back("dependency_file");
     Types with_priority = generators;
     with_priority.push_back("dependency_file");
     const Types collective = {"collective"};
+    const Types jobs = {"collective", "aicb_workload"};
     const std::vector<std::pair<std::string_view, Types>> keys = {
         {"flows", {"flows"}},
-        {"file", {"flow_file", "dependency_file"}},
+        {"file", {"flow_file", "dependency_file", "aicb_workload"}},
         {"op", collective},
-        {"algorithm", collective},
-        {"ranks", collective},
-        {"servers", collective},
-        {"channels", collective},
-        {"chunk", collective},
-        {"iterations", collective},
+        {"algorithm", jobs},
+        {"ranks", jobs},
+        {"servers", jobs},
+        {"channels", jobs},
+        {"chunk", jobs},
+        {"iterations", jobs},
         {"compute", collective},
         {"after", collective},
         {"after_compute", collective},
@@ -264,6 +266,10 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
     t.kind = TrafficKind::kCollective;
     common("collective");
     ReadCollective(m, t);
+  } else if (type == "aicb_workload") {
+    t.kind = TrafficKind::kTraining;
+    common("training");
+    ReadTraining(m, t);
   } else if (type == "incast") {
     t.kind = TrafficKind::kIncast;
     const Field receiver = Require(m, "receiver");

@@ -161,6 +161,11 @@ class Reader {
   TrafficSpec ReadTraffic(const Field& f) const;
   // A `type: collective` entry's own keys (collective_section.cpp).
   void ReadCollective(const Map& m, TrafficSpec& t) const;
+  // A job's ranks (`ranks` or `servers`, else every host) into t.hosts; the
+  // field to blame for a bad rank count.
+  Field ReadRanks(const Map& m, TrafficSpec& t) const;
+  // A `type: aicb_workload` entry's own keys (training_section.cpp).
+  void ReadTraining(const Map& m, TrafficSpec& t) const;
   // A collective's `after` names an earlier collective entry (the last of `traffic`).
   void CheckFollowedJob(const Field& item, const std::vector<TrafficSpec>& traffic) const;
   std::vector<int> ReadSenders(const Field& f) const;

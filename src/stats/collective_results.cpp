@@ -7,6 +7,7 @@
 
 #include "core/checked_write.h"
 #include "workload/collectives.h"
+#include "workload/simai_workload.h"
 
 namespace rocesim {
 
@@ -23,6 +24,14 @@ double AlgBw(const TrafficSpec& t, Time time) {
 }
 double BusBw(const TrafficSpec& t, Time time) {
   return AlgBw(t, time) * BusBandwidthFactor(t.collective.op, static_cast<int>(t.hosts.size()));
+}
+// A training job (workload/training_loop.h) runs many operations: NCCL's
+// bandwidths describe one, so its rows leave them out.
+bool IsTraining(const TrafficSpec& t) {
+  return t.kind == TrafficKind::kTraining;
+}
+std::string_view OpName(const TrafficSpec& t) {
+  return IsTraining(t) ? "training" : CollectiveOpName(t.collective.op);
 }
 }  // namespace
 
@@ -92,7 +101,7 @@ nlohmann::json CollectiveJobsJson(const Simulation& sim, const std::vector<Colle
       }
     nlohmann::json j = {{"tag", t.tag},
                         {"traffic_index", e.traffic_index},
-                        {"op", CollectiveOpName(c.op)},
+                        {"op", OpName(t)},
                         {"algorithm", CollectiveAlgorithmName(c.algorithm)},
                         {"ranks", t.hosts.size()},
                         {"size_bytes", t.size_bytes},
@@ -108,8 +117,17 @@ nlohmann::json CollectiveJobsJson(const Simulation& sim, const std::vector<Colle
       j["iteration_s"] = {{"mean", mean},
                           {"min", Seconds(*std::min_element(times.begin(), times.end()))},
                           {"max", Seconds(*std::max_element(times.begin(), times.end()))}};
-      j["busbw_gbps_mean"] = busbw / static_cast<double>(times.size());
+      if (!IsTraining(t)) j["busbw_gbps_mean"] = busbw / static_cast<double>(times.size());
       j["slowdown_mean"] = e.ideal > 0 ? mean / Seconds(e.ideal) : 0;
+    }
+    if (IsTraining(t)) {
+      const SimaiWorkload& w = *t.training.workload;
+      j["workload"] = {{"file", t.training.file},
+                       {"loop", w.loop_name},
+                       {"layers", w.layers.size()},
+                       {"tp", w.tp},
+                       {"ep", w.ep},
+                       {"dp", t.hosts.size() / w.tp}};
     }
     jobs.push_back(std::move(j));
   }
@@ -129,14 +147,16 @@ void WriteCollectiveFiles(const Simulation& sim, const std::vector<CollectiveRes
   for (const CollectiveResult& r : rs) {
     const TrafficSpec& t = SpecOf(sim, r);
     fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{},{},{},", r.tag,
-                   r.traffic_index, r.iteration, CollectiveOpName(t.collective.op),
+                   r.traffic_index, r.iteration, OpName(t),
                    CollectiveAlgorithmName(t.collective.algorithm), t.hosts.size(), t.size_bytes,
                    t.collective.channels, r.flows, r.complete ? 1 : 0);
     const std::string start = r.start >= 0 ? fmt::format("{}", r.start) : "";
     if (r.complete) {
       const Time time = r.finish - r.start;
-      fmt::format_to(std::back_inserter(out), "{},{},{},{:.3f},{:.3f},{},{:.6f},{},{}\n", start,
-                     r.finish, time, AlgBw(t, time), BusBw(t, time), r.ideal,
+      const std::string bw =
+          IsTraining(t) ? "," : fmt::format("{:.3f},{:.3f}", AlgBw(t, time), BusBw(t, time));
+      fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{:.6f},{},{}\n", start, r.finish,
+                     time, bw, r.ideal,
                      r.ideal > 0 ? static_cast<double>(time) / static_cast<double>(r.ideal) : 0,
                      r.straggler_host, r.straggler_lag);
     } else {

@@ -3,318 +3,57 @@
 #include "workload/collectives.h"
 
 #include <algorithm>
-#include <map>
-#include <stdexcept>
-#include <unordered_map>
+#include <bit>
 
-#include "core/rng.h"
-#include "workload/generators.h"
+#include "workload/collective_builder.h"
 
 namespace rocesim {
 
-namespace {
-
-constexpr uint32_t kNone = UINT32_MAX;
-// While building, a join is named by this bit and its index; Finish turns
-// it into flows.size() + index (FlowSpec::after).
-constexpr uint32_t kJoinBit = 0x80000000u;
-
-int64_t Split(int64_t total, int64_t parts, int64_t i) {
-  return total / parts + (i < total % parts ? 1 : 0);
-}
-
-// Chunks per message of `bytes` (at least 1 byte each).
-int64_t Chunks(int64_t bytes, int64_t chunk) {
-  if (chunk <= 0) return 1;
-  return std::clamp<int64_t>((bytes + chunk - 1) / chunk, 1, bytes);
-}
-
-class Builder {
- public:
-  Builder(const TrafficSpec& t, size_t index)
-      : t_(t),
-        index_(index),
-        track_phases_(t.collective.algorithm == CollectiveAlgorithm::kHierarchical),
-        track_iterations_(t.collective.iterations > 1) {
-    int top = 0;
-    for (int h : t.hosts) top = std::max(top, h);
-    gate_.assign(static_cast<size_t>(top) + 1, kNone);
-    phase_.resize(gate_.size());
-    iteration_.resize(gate_.size());
-  }
-
-  // One message of `bytes` from `src` to `dst` on connection `conn`, waiting
-  // for `after` and for its source rank's gate.
-  uint32_t Flow(int conn, int src, int dst, int64_t bytes, std::vector<uint32_t> after) {
-    FlowSpec f = EntryFlow(t_, src, dst, bytes, t_.start, t_.tag);
-    f.after = std::move(after);
-    std::erase(f.after, kNone);
-    if (gate_[src] != kNone) f.after.push_back(gate_[src]);
-    f.sport = Sport(conn, src, dst);
-    const auto id = static_cast<uint32_t>(plan_.flows.size());
-    // A connection sends its messages in order (FlowSpec::after_sent).
-    const uint64_t key = uint64_t(conn) << 48 | uint64_t(src) << 24 | uint64_t(dst);
-    const auto [last, fresh] = last_on_connection_.try_emplace(key, id);
-    if (!fresh) {
-      f.after_sent = last->second;
-      last->second = id;
-    }
-    plan_.flows.push_back(std::move(f));
-    plan_.flow_step.push_back(static_cast<uint16_t>(std::min(step_, 0xFFFF)));
-    // What a join may later wait for: only kept when one will (phases of a
-    // hierarchical collective, iterations after the first).
-    for (int h : {src, dst}) {
-      if (track_phases_) phase_[h].push_back(id);
-      if (track_iterations_) iteration_[h].push_back(id);
-    }
-    max_step_ = std::max(max_step_, step_);
-    return id;
-  }
-
-  // Every rank's flows since the last call wait-for-all at a join (delay
-  // after the last), which becomes the rank's gate.
-  void GateOnPhase(const std::vector<int>& ranks, Time delay, bool whole_iteration) {
-    for (int h : ranks) {
-      std::vector<uint32_t>& done = whole_iteration ? iteration_[h] : phase_[h];
-      if (!done.empty()) {
-        plan_.joins.push_back(JoinSpec{h, std::move(done), delay});
-        gate_[h] = kJoinBit | static_cast<uint32_t>(plan_.joins.size() - 1);
-      }
-      done.clear();
-      phase_[h].clear();
-    }
-  }
-
-  void SetStep(int step) { step_ = step; }
-  int MaxStep() const { return max_step_; }
-  void ResetSteps() { max_step_ = 0; }
-  uint32_t FlowCount() const { return static_cast<uint32_t>(plan_.flows.size()); }
-
-  CollectivePlan Finish() {
-    const auto flows = static_cast<uint32_t>(plan_.flows.size());
-    auto fix = [&](std::vector<uint32_t>& after) {
-      for (uint32_t& a : after)
-        if (a & kJoinBit) a = flows + (a & ~kJoinBit);
-    };
-    for (FlowSpec& f : plan_.flows) fix(f.after);
-    for (JoinSpec& j : plan_.joins) fix(j.after);
-    return std::move(plan_);
-  }
-
-  CollectivePlan& plan() { return plan_; }
-
- private:
-  // One UDP source port per (entry, connection, source, destination).
-  uint16_t Sport(int conn, int src, int dst) const {
-    uint64_t s = index_;
-    s = SplitMix64(s) ^ static_cast<uint64_t>(conn);
-    s = SplitMix64(s) ^ static_cast<uint64_t>(src);
-    s = SplitMix64(s) ^ static_cast<uint64_t>(dst);
-    return static_cast<uint16_t>(49152 + SplitMix64(s) % 16384);
-  }
-
-  const TrafficSpec& t_;
-  size_t index_;
-  bool track_phases_, track_iterations_;
-  CollectivePlan plan_;
-  std::unordered_map<uint64_t, uint32_t> last_on_connection_;  // its newest message
-  std::vector<uint32_t> gate_;                    // per host: what its next flows wait for
-  std::vector<std::vector<uint32_t>> phase_;      // per host: flows touching it this phase
-  std::vector<std::vector<uint32_t>> iteration_;  // ... this iteration
-  int step_ = 0;
-  int max_step_ = 0;
-};
-
-// Ring steps [from, to) over `r` on `bytes`: at step k position p sends
-// segment (p - k) mod n to p + 1, chunk j waiting for chunk j of step k - 1
-// into p. [0, n-1) is a reduce-scatter, [n-1, 2n-2) an all-gather.
-void Ring(Builder& b, const std::vector<int>& r, int conn, int64_t bytes, int64_t chunk, int from,
-          int to, int step0) {
-  const int n = static_cast<int>(r.size());
-  const int64_t q = std::min(Chunks((bytes + n - 1) / n, chunk), bytes / n);
-  std::vector<uint32_t> prev(static_cast<size_t>(n * q), kNone), cur(prev.size());
-  for (int k = from; k < to; ++k) {
-    b.SetStep(step0 + k - from);
-    for (int p = 0; p < n; ++p) {
-      const int64_t seg = Split(bytes, n, ((p - k) % n + n) % n);
-      for (int64_t j = 0; j < q; ++j)
-        cur[p * q + j] =
-            b.Flow(conn, r[p], r[(p + 1) % n], Split(seg, q, j), {prev[((p - 1 + n) % n) * q + j]});
-    }
-    prev.swap(cur);
-  }
-}
-
-// The pipelined chain root (r[0]) -> r[1] -> ... carrying all `bytes`.
-void Chain(Builder& b, const std::vector<int>& r, int conn, int64_t bytes, int64_t chunk,
-           int step0) {
-  const int64_t q = Chunks(bytes, chunk);
-  std::vector<uint32_t> prev(static_cast<size_t>(q), kNone);
-  for (size_t p = 0; p + 1 < r.size(); ++p) {
-    b.SetStep(step0 + static_cast<int>(p));
-    for (int64_t j = 0; j < q; ++j)
-      prev[j] = b.Flow(conn, r[p], r[p + 1], Split(bytes, q, j), {prev[j]});
-  }
-}
-
-int Depth(int heap_index) {
-  int d = 0;
-  for (int i = heap_index + 1; i > 1; i >>= 1) ++d;
-  return d;
-}
-
-// The double binary tree: tree 0 is the complete binary tree in heap order
-// over positions 0..n-1, tree 1 its mirror (heap index i at position
-// n-1-i), so that the inner nodes of one are leaves of the other.
-void DoubleTree(Builder& b, const std::vector<int>& r, int conn, int64_t bytes, int64_t chunk) {
-  const int n = static_cast<int>(r.size());
-  const int depth = Depth(n - 1);
-  for (int tree = 0; tree < 2; ++tree) {
-    const auto at = [&](int i) { return r[tree == 0 ? i : n - 1 - i]; };
-    const int64_t data = Split(bytes, 2, tree);
-    const int64_t q = Chunks(data, chunk);
-    const int c = 2 * conn + tree;
-    std::vector<uint32_t> up(static_cast<size_t>(n * q), kNone), down(up.size(), kNone);
-    const auto children_up = [&](int i, int64_t j) {
-      std::vector<uint32_t> v;
-      for (int ch = 2 * i + 1; ch <= 2 * i + 2 && ch < n; ++ch) v.push_back(up[ch * q + j]);
-      return v;
-    };
-    // Reduce: a node sends chunk j up once its children's chunk j is in.
-    for (int i = n - 1; i >= 1; --i) {
-      b.SetStep(depth - Depth(i));
-      for (int64_t j = 0; j < q; ++j)
-        up[i * q + j] = b.Flow(c, at(i), at((i - 1) / 2), Split(data, q, j), children_up(i, j));
-    }
-    // Broadcast: the root sends chunk j down once it has reduced it; every
-    // other node forwards what its parent sent.
-    for (int i = 0; i < n; ++i)
-      for (int ch = 2 * i + 1; ch <= 2 * i + 2 && ch < n; ++ch) {
-        b.SetStep(depth + Depth(ch) - 1);
-        for (int64_t j = 0; j < q; ++j)
-          down[ch * q + j] =
-              b.Flow(c, at(i), at(ch), Split(data, q, j),
-                     i == 0 ? children_up(0, j) : std::vector<uint32_t>{down[i * q + j]});
-      }
-  }
-}
-
-// Recursive halving (reduce-scatter) and / or doubling (all-gather) over n =
-// 2^k positions; each step waits for the step before into the rank.
-void HalvingDoubling(Builder& b, const std::vector<int>& r, int conn, int64_t bytes, bool halve,
-                     bool dbl) {
-  const int n = static_cast<int>(r.size());
-  std::vector<uint32_t> in(static_cast<size_t>(n), kNone), next(in.size());
-  int step = 0;
-  auto exchange = [&](int distance) {
-    b.SetStep(step++);
-    const auto part = static_cast<int64_t>(static_cast<__int128>(bytes) * distance / n);
-    for (int p = 0; p < n; ++p)
-      next[p ^ distance] = b.Flow(conn, r[p], r[p ^ distance], part, {in[p]});
-    in.swap(next);
-  };
-  if (halve)
-    for (int d = n / 2; d >= 1; d /= 2) exchange(d);
-  if (dbl)
-    for (int d = 1; d < n; d *= 2) exchange(d);
-}
-
-// One message per ordered pair: position p sends Split(bytes, n, q) to q
-// (AllToAll, ReduceScatter) or its own piece Split(bytes, n, p) (AllGather).
-void Direct(Builder& b, const std::vector<int>& r, int conn, int64_t bytes, bool own_piece) {
-  const int n = static_cast<int>(r.size());
-  b.SetStep(0);
-  for (int p = 0; p < n; ++p)
-    for (int q = 0; q < n; ++q)
-      if (p != q) b.Flow(conn, r[p], r[q], Split(bytes, n, own_piece ? p : q), {});
-}
-
-// Hierarchical AllReduce: ring reduce-scatter inside each server, a ring
-// AllReduce across servers among the GPUs of equal local index (each on the
-// segment it owns), ring all-gather inside each server. Every channel runs
-// each phase before any starts the next (a rank's phase ends at a join).
-void Hierarchical(Builder& b, const std::vector<int>& r, int channels, int64_t size, int64_t chunk,
-                  int gpus_per_server) {
-  std::map<int, std::vector<int>> by_server;  // server -> its ranks, in rank order
-  for (int h : r) by_server[h / gpus_per_server].push_back(h);
-  std::vector<std::vector<int>> servers;
-  for (auto& [s, ranks] : by_server) servers.push_back(std::move(ranks));
-  const int k = static_cast<int>(servers.front().size());
-  const int m = static_cast<int>(servers.size());
-  int step0 = 0;
-  if (k > 1) {
-    for (int ch = 0; ch < channels; ++ch)
-      for (const auto& local : servers)
-        Ring(b, local, ch, Split(size, channels, ch), chunk, 0, k - 1, step0);
-    b.GateOnPhase(r, 0, false);
-    step0 += k - 1;
-  }
-  if (m > 1) {
-    // After the reduce-scatter, local rank l holds segment (l + 1) mod k.
-    for (int ch = 0; ch < channels; ++ch)
-      for (int l = 0; l < k; ++l) {
-        std::vector<int> rail;
-        for (const auto& local : servers) rail.push_back(local[l]);
-        Ring(b, rail, ch, Split(Split(size, channels, ch), k, (l + 1) % k), chunk, 0, 2 * (m - 1),
-             step0);
-      }
-    b.GateOnPhase(r, 0, false);
-    step0 += 2 * (m - 1);
-  }
-  if (k > 1)
-    for (int ch = 0; ch < channels; ++ch)
-      for (const auto& local : servers)
-        Ring(b, local, ch, Split(size, channels, ch), chunk, k - 1, 2 * k - 2, step0);
-}
-
-}  // namespace
-
 CollectivePlan ExpandCollective(const TrafficSpec& t, size_t index) {
+  using namespace collective_detail;
   const CollectiveSpec& c = t.collective;
-  const std::vector<int>& r = t.hosts;
-  const int n = static_cast<int>(r.size());
-  Builder b(t, index);
+  int hosts = 0;
+  for (int h : t.hosts) hosts = std::max(hosts, h + 1);
+  Builder b(t, index, hosts, c.algorithm == CollectiveAlgorithm::kHierarchical, c.iterations > 1);
   for (int it = 0; it < c.iterations; ++it) {
     CollectiveInstance inst;
     inst.iteration = it;
     inst.first_flow = b.FlowCount();
     b.ResetSteps();
-    if (c.algorithm == CollectiveAlgorithm::kHierarchical)
-      Hierarchical(b, r, c.channels, t.size_bytes, c.chunk_bytes, c.gpus_per_server);
-    for (int ch = 0; ch < c.channels && c.algorithm != CollectiveAlgorithm::kHierarchical; ++ch) {
-      const int64_t bytes = Split(t.size_bytes, c.channels, ch);
-      switch (c.algorithm) {
-        case CollectiveAlgorithm::kRing:
-          if (c.op == CollectiveOp::kBroadcast) {
-            Chain(b, r, ch, bytes, c.chunk_bytes, 0);
-          } else {
-            const int from = c.op == CollectiveOp::kAllGather ? n - 1 : 0;
-            const int to = c.op == CollectiveOp::kReduceScatter ? n - 1 : 2 * n - 2;
-            Ring(b, r, ch, bytes, c.chunk_bytes, c.op == CollectiveOp::kAllReduce ? 0 : from,
-                 c.op == CollectiveOp::kAllReduce ? 2 * n - 2 : to, 0);
-          }
-          break;
-        case CollectiveAlgorithm::kTree:
-          DoubleTree(b, r, ch, bytes, c.chunk_bytes);
-          break;
-        case CollectiveAlgorithm::kHalvingDoubling:
-          HalvingDoubling(b, r, ch, bytes, c.op != CollectiveOp::kAllGather,
-                          c.op != CollectiveOp::kReduceScatter);
-          break;
-        case CollectiveAlgorithm::kDirect:
-          Direct(b, r, ch, bytes, c.op == CollectiveOp::kAllGather);
-          break;
-        case CollectiveAlgorithm::kHierarchical:
-          break;
-      }
-    }
+    EmitCollective(b, c.op, c.algorithm, t.hosts, t.size_bytes, c.channels, c.chunk_bytes,
+                   c.gpus_per_server, 0);
     inst.end_flow = b.FlowCount();
     inst.steps = b.MaxStep() + 1;
     b.plan().instances.push_back(inst);
     // The next iteration of each rank starts `compute` after it finished this one.
-    if (it + 1 < c.iterations) b.GateOnPhase(r, c.compute, true);
+    if (it + 1 < c.iterations) b.GateOnPhase(t.hosts, c.compute, true);
   }
   return b.Finish();
+}
+
+double EstimateCollectiveMessages(CollectiveOp op, CollectiveAlgorithm a, int n, int64_t bytes,
+                                  int channels, int64_t chunk) {
+  double steps = 0;
+  switch (a) {
+    case CollectiveAlgorithm::kRing:
+      steps = op == CollectiveOp::kAllReduce ? 2.0 * (n - 1) : n - 1;
+      break;
+    case CollectiveAlgorithm::kTree:
+      steps = 4;  // two trees, up and down: 4 (n - 1) messages
+      break;
+    case CollectiveAlgorithm::kHalvingDoubling:
+      steps = 2 * std::bit_width(unsigned(n));
+      break;
+    case CollectiveAlgorithm::kDirect:
+    case CollectiveAlgorithm::kHierarchical:
+      steps = n;
+      break;
+  }
+  const double chunks =
+      chunk > 0
+          ? std::max(1.0, static_cast<double>(bytes) / channels / n / static_cast<double>(chunk))
+          : 1.0;
+  return steps * n * chunks * channels;
 }
 
 double BusBandwidthFactor(CollectiveOp op, int n) {

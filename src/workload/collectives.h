@@ -79,6 +79,11 @@ struct CollectivePlan {
 // groups.
 CollectivePlan ExpandCollective(const TrafficSpec& t, size_t index);
 
+// About how many messages one instance of `op` makes over `n` ranks (the
+// readers refuse collectives far beyond memory before building them).
+double EstimateCollectiveMessages(CollectiveOp op, CollectiveAlgorithm a, int n, int64_t bytes,
+                                  int channels, int64_t chunk);
+
 // NCCL's bus-bandwidth factor (busbw = algbw x factor): AllReduce 2(n-1)/n;
 // AllGather, ReduceScatter and AllToAll (n-1)/n; Broadcast 1.
 double BusBandwidthFactor(CollectiveOp op, int ranks);

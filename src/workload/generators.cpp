@@ -9,6 +9,7 @@
 #include "core/rng.h"
 #include "net/fabric_layout.h"
 #include "workload/flow_size_cdf.h"
+#include "workload/training_loop.h"
 
 namespace rocesim {
 
@@ -121,6 +122,8 @@ std::vector<FlowSpec> ExpandTraffic(const TrafficSpec& t, size_t index, uint64_t
       return t.flows;
     case TrafficKind::kCollective:
       return ExpandCollective(t, index).flows;
+    case TrafficKind::kTraining:
+      return ExpandTraining(t, index).flows;
     case TrafficKind::kIncast:
       for (int i = 0; i < t.count; ++i) {
         for (int s : t.senders) {
@@ -210,8 +213,9 @@ std::vector<FlowSpec> ExpandTraffic(const TrafficSpec& t, size_t index, uint64_t
 ExpandedTraffic ExpandTrafficGraph(const TrafficSpec& t, size_t index, uint64_t seed,
                                    const std::vector<int64_t>& host_rate_bps, int mtu_bytes) {
   ExpandedTraffic out;
-  if (t.kind == TrafficKind::kCollective) {
-    CollectivePlan plan = ExpandCollective(t, index);
+  if (t.kind == TrafficKind::kCollective || t.kind == TrafficKind::kTraining) {
+    CollectivePlan plan =
+        t.kind == TrafficKind::kCollective ? ExpandCollective(t, index) : ExpandTraining(t, index);
     out.flows = std::move(plan.flows);
     out.joins = std::move(plan.joins);
     out.collectives = std::move(plan.instances);
@@ -240,6 +244,8 @@ std::string_view TrafficKindName(TrafficKind kind) {
       return "microburst";
     case TrafficKind::kCollective:
       return "collective";
+    case TrafficKind::kTraining:
+      return "aicb_workload";
   }
   return "?";
 }
