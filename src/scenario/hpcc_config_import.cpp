@@ -11,6 +11,7 @@
 #include <sstream>
 #include <vector>
 
+#include "core/text_fields.h"
 #include "topo/hpcc_topology_file.h"
 
 namespace rocesim {
@@ -193,7 +194,9 @@ std::string ImportHpccConfig(const std::string& config_path, const std::string& 
     auto pairs = [&](const std::string& k) {
       const auto& v = c.Values(k);
       std::map<std::string, std::string> m;
-      if (v.size() < 1 || v.size() != 1 + 2 * std::stoul(v[0]))
+      int64_t n = 0;
+      if (v.empty() || !ParseInt64(v[0], n) || n < 0 ||
+          v.size() != 1 + 2 * static_cast<uint64_t>(n))
         c.Fail(k, "expected `n rate1 value1 ... raten valuen`");
       for (size_t i = 1; i + 1 < v.size(); i += 2) m[v[i]] = v[i + 1];
       return m;

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The CI's sanitizer pass (issue "Trustworthy at any input"): builds rocesim
+# with AddressSanitizer + UndefinedBehaviorSanitizer (-fno-sanitize-recover:
+# the first report fails the run) into build-asan/, then runs under them
+#   1. the whole test suite (ctest), but for the validation suite's quick
+#      cases, which re-run published experiments for minutes and are covered
+#      by the Release suite;
+#   2. every example scenario, each cut to its first 2 ms of simulated time
+#      (--set duration=2ms) so that the 1,024-GPU and sweep-sized examples
+#      fit CI's time: setup, traffic expansion and every model run, only
+#      shorter;
+#   3. the fuzzer: every target for FUZZ_SECONDS (default 20) from its seed
+#      corpus; findings are saved in build-asan/fuzz-findings.
+# LeakSanitizer ignores OpenMPI's own allocations (.ci/lsan.supp).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+FUZZ_SECONDS="${FUZZ_SECONDS:-20}"
+flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DROCESIM_BENCH=OFF \
+  -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
+cmake --build build-asan -j "$(nproc)"
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+export LSAN_OPTIONS="suppressions=$PWD/.ci/lsan.supp:print_suppressions=0"
+
+echo "== sanitizers: test suite"
+(cd build-asan && ctest --output-on-failure -j "$(nproc)" -E '^validation_quick$')
+
+echo "== sanitizers: examples (2 ms each)"
+out=$(mktemp -d)
+for f in examples/*.yaml examples/*/*.yaml; do
+  case "$f" in *sweep*) continue ;; esac  # a sweep file, not a scenario
+  echo "  $f"
+  build-asan/rocesim run "$f" -q --set duration=2ms -o "$out/$(basename "$f" .yaml)"
+done
+build-asan/rocesim sweep examples/sweep-cc-load.yaml -j "$(nproc)" -o "$out/sweep" \
+  >/dev/null
+rm -rf "$out"
+
+echo "== sanitizers: fuzzing, ${FUZZ_SECONDS} s per target"
+build-asan/rocesim_fuzz --seconds "$FUZZ_SECONDS" --save build-asan/fuzz-findings
