@@ -17,7 +17,10 @@ script with a python3 that has matplotlib):
         pause_heatmap.png      the same as a node x time heat map
         report.html            summary table, size-bin table, all of the above
       A plot whose input file is missing (monitors off) is skipped, and the
-      page says why.
+      page says why.  Every time plot spans the run (0 to summary.json's
+      sim_seconds) with the part outside the monitor window greyed and
+      nothing drawn there; one limited to monitors.nodes says so; a crowded
+      one draws the top N (--top) and a grey min-max band of the rest.
 
   rocesim compare DIR1 [DIR2 ...] [-o OUT] [--labels a,b,...]
                   [--metric slowdown_p99] [--param NAME]
@@ -249,6 +252,7 @@ def do_report(args):
     rates = rd.load_series(d, "rates.csv", rd.RATE_COLS)
     interval = rd.monitor_interval_ps(scenario, ports, queues, rates)
     tax = rd.time_axis(scenario, summary, ports, queues, rates)
+    only = tax.nodes_note()  # plots of per-node monitors cover these nodes only
     switches = rd.node_kinds(queues, ports)
     mtu = rd.scenario_mtu(scenario)
 
@@ -282,13 +286,13 @@ def do_report(args):
     draw("flow_throughput.png", "Per-flow throughput and CC rate", [("rates.csv", rates)],
          lambda p: rp.flow_throughput(flows, rd.flow_throughput(flows, rates, mtu, tax.window),
                                       p, name, args.top, tax))
-    draw("port_throughput.png", "Port throughput", [("ports.csv", ports)],
+    draw("port_throughput.png", "Port throughput" + only, [("ports.csv", ports)],
          lambda p: rp.port_throughput(ports, switches, interval, p, name, args.top, tax))
-    draw("queue_occupancy.png", "Switch queue occupancy", [("queues.csv", queues)],
+    draw("queue_occupancy.png", "Switch queue occupancy" + only, [("queues.csv", queues)],
          lambda p: rp.queue_occupancy(queues, interval, p, name, args.top, tax))
-    draw("pause_frames.png", "PFC pause frames over time", [("ports.csv", ports)],
+    draw("pause_frames.png", "PFC pause frames over time" + only, [("ports.csv", ports)],
          lambda p: rp.pause_frames(ports, switches, interval, p, name, args.top, tax))
-    draw("pause_heatmap.png", "PFC pause heat map", [("ports.csv", ports)],
+    draw("pause_heatmap.png", "PFC pause heat map" + only, [("ports.csv", ports)],
          lambda p: rp.pause_heatmap(ports, switches, interval, p, name, tax=tax))
     collectives = rd.load_collectives(d)
     if collectives is not None:
