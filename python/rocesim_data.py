@@ -563,7 +563,7 @@ def mean_ci95(values):
     v = [float(x) for x in values]
     if not v:
         return 0, float("nan"), None
-    m = sum(v) / len(v)
+    m = v[0] + sum(x - v[0] for x in v) / len(v)  # exact when the seeds agree
     if len(v) < 2:
         return len(v), m, None
     sd = math.sqrt(sum((x - m) ** 2 for x in v) / (len(v) - 1))
