@@ -245,7 +245,7 @@ points:
   EXPECT_EQ(lines[1],
             "0,p0000_switch.pfc.priorities=-3-,[3],hpcc,ok,2,2,0,0,1.5,2,2.25,1.75,2.25,0,7,3,1,"
             "1e-05,99,1,0,,1.5,,2,,2.25,,1.75,,2.25,,0,,7,,3,,1,,0.5");
-  const std::string empty_results(15, ','), empty_statistics(18, ',');
+  const std::string empty_results(15, ','), empty_statistics(20, ',');
   EXPECT_EQ(lines[2], "1,p0001_switch.pfc.priorities=-3--4-,\"[3, 4]\",hpcc,failed" +
                           empty_results + ",0" + empty_statistics + ",");
   EXPECT_EQ(lines[3],
@@ -312,7 +312,7 @@ grid:
   EXPECT_EQ(ColumnOf(lines, "flows_incomplete_fraction"),
             (std::vector<std::string>{"0.25", "0", "0.5", "", "1", "0"}));
   EXPECT_EQ(ColumnOf(lines, "slowdown_p99"),
-            (std::vector<std::string>{"2", "3", "7", "", "", "5"}));
+            (std::vector<std::string>{"2.0", "3.0", "7.0", "", "", "5.0"}));
   EXPECT_EQ(ColumnOf(lines, "seeds"), (std::vector<std::string>{"3", "3", "3", "2", "2", "2"}));
 
   // 30%: mean (2+3+7)/3 = 4; s = sqrt((4+1+9)/2) = sqrt(7); t(0.975, 2) =
@@ -589,10 +589,10 @@ TEST_F(SweepCliTest, CompareShowsMeanAndIntervalOverSeeds) {
   if (!have_python) GTEST_SKIP() << "no python3 with matplotlib and numpy";
   // Poisson traffic, so seeds differ.
   Write("poisson.yaml", R"(name: tiny-poisson
-duration: 5ms
-topology: {type: star, hosts: 4}
+duration: 20ms
+topology: {type: star, hosts: 8}
 traffic:
-  - {type: poisson, load: 30%, cdf: websearch, span: 100us}
+  - {type: poisson, load: 30%, cdf: websearch, span: 1ms}
 )");
   const std::string sweep = Write("sweep.yaml", R"(base: poisson.yaml
 grid:

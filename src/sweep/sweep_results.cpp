@@ -138,18 +138,18 @@ nlohmann::json SummaryRow(const nlohmann::json& summary) {
   for (const Column& c : kFlowColumns) row[c.name] = Text(Find(summary, c.path));
   const nlohmann::json* total = Find(summary, "flows.total");
   const nlohmann::json* completed = Find(summary, "flows.completed");
-  const bool counted = total != nullptr && total->is_number_unsigned() && completed != nullptr &&
-                       completed->is_number_unsigned();
+  const bool counted = total != nullptr && total->is_number_integer() && completed != nullptr &&
+                       completed->is_number_integer();
   if (counted) {
-    const uint64_t n = total->get<uint64_t>(), done = completed->get<uint64_t>();
-    const uint64_t incomplete = n > done ? n - done : 0;
+    const int64_t n = total->get<int64_t>(), done = completed->get<int64_t>();
+    const int64_t incomplete = n > done ? n - done : 0;
     row["flows_incomplete"] = std::to_string(incomplete);
     row["flows_incomplete_fraction"] =
         n > 0 ? Number(static_cast<double>(incomplete) / static_cast<double>(n)) : "";
   }
   // Slowdown percentiles of no flow at all are not a number: left empty, so
   // neither a reader nor the mean over seeds takes them for 0.
-  const bool any_completed = !counted || completed->get<uint64_t>() > 0;
+  const bool any_completed = !counted || completed->get<int64_t>() > 0;
   for (const Column& c : kSlowdownColumns)
     row[c.name] = any_completed ? Text(Find(summary, c.path)) : "";
   for (const Column& c : kTailColumns) row[c.name] = Text(Find(summary, c.path));
