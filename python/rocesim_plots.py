@@ -526,7 +526,7 @@ def sweep_plot(lines, xname, metric, path, title):
     is_num = all(v is not None for v in numeric)
     cats = list(dict.fromkeys(xs_all))  # categorical x: order of first appearance
     ys_all, seeds, flagged = [], set(), False
-    for (label, pts), c in zip(lines, _colors(len(lines))):
+    for k, ((label, pts), c) in enumerate(zip(lines, _colors(len(lines)))):
         pts = sorted(pts, key=lambda p: rd.parse_quantity(p["x"])) if is_num else \
             sorted(pts, key=lambda p: cats.index(p["x"]))
         xv = np.array([rd.parse_quantity(p["x"]) if is_num else cats.index(p["x"]) for p in pts],
@@ -544,8 +544,11 @@ def sweep_plot(lines, xname, metric, path, title):
             if p["incomplete"]:
                 flagged = True
                 ax.plot([x], [y], marker="o", ms=13, mfc="none", mec="red", mew=1.8, ls="none")
-                ax.annotate(f"{p['incomplete']:.0%} incomplete", (x, y), xytext=(6, 8),
-                            textcoords="offset points", color="red", fontsize=7)
+                # In the line's colour, alternately above and below: lines
+                # often meet.
+                ax.annotate(f"{p['incomplete'] * 100:.2g}% incomplete", (x, y),
+                            xytext=(9, 7 if k % 2 == 0 else -15), textcoords="offset points",
+                            color=c, fontsize=7, fontweight="bold")
     if is_num:
         vals = sorted(set(numeric))
         if len(vals) > 2 and vals[0] > 0 and vals[-1] / vals[0] > 10:
