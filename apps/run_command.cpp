@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -16,40 +15,12 @@
 #include "apps/mpi_rank_exchange.h"
 #include "scenario/scenario_reader.h"
 #include "sim/partitioned_run.h"
+#include "sim/run_progress.h"
 #include "sim/simulation.h"
 #include "stats/results_writer.h"
 
 namespace rocesim {
 namespace {
-
-// A one-line progress display on a terminal; silent when stderr is piped.
-class Progress {
- public:
-  Progress(Time stop, bool enabled) : stop_(stop), enabled_(enabled) {}
-  void Update(Time now, uint64_t events) {
-    if (!enabled_) return;
-    const auto t = std::chrono::steady_clock::now();
-    const double wall = std::chrono::duration<double>(t - start_).count();
-    if (wall - last_ < 0.25) return;
-    last_ = wall;
-    const double frac = static_cast<double>(now) / static_cast<double>(stop_);
-    const double eta = frac > 0 ? wall * (1 - frac) / frac : 0;
-    std::fprintf(stderr, "\r  sim %.3f ms / %.3f ms  %.2f M events/s  ETA %.0f s   ",
-                 ToSeconds(now) * 1e3, ToSeconds(stop_) * 1e3,
-                 static_cast<double>(events) / wall / 1e6, eta);
-    shown_ = true;
-  }
-  void Clear() {
-    if (shown_) std::fprintf(stderr, "\r%80s\r", "");
-  }
-
- private:
-  Time stop_;
-  bool enabled_;
-  bool shown_ = false;
-  double last_ = 0;
-  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
-};
 
 void PrintSummary(const nlohmann::json& s, const std::string& dir) {
   fmt::print("rocesim: {} (seed {})\n", s["name"].get<std::string>(), s["seed"].get<uint64_t>());
@@ -113,8 +84,8 @@ int RunCommand(const RunOptions& o) {
     std::filesystem::create_directories(out_dir);
     CheckWritable(out_dir);
   }
-  Progress progress(scenario.duration, !quiet && isatty(STDERR_FILENO));
-  auto update = [&](Time now, uint64_t ev) { progress.Update(now, ev); };
+  ProgressLine progress(scenario.duration, !quiet && isatty(STDERR_FILENO));
+  auto update = [&](const RunProgress& p) { progress.Update(p); };
   if (o.threads <= 1 && !ranks) {
     Simulation sim(scenario);
     sim.EnableMonitors(out_dir);

@@ -78,6 +78,20 @@ def fmt_size(nbytes):
     return f"{n:.0f}B"
 
 
+def size_group_key(name):
+    """Sort key of a flow-size group name ("<10KB", "10KB-100KB", ">10MB"):
+    by the sizes it covers, so tables run from small to large (not
+    alphabetically, where "100KB-1MB" comes before "10KB-100KB"); names
+    without a size go last, alphabetically."""
+    sizes = re.findall(r"\d+(?:\.\d+)?\s*(?:[KMGT]i?B|B)", str(name))
+    lo = parse_quantity(sizes[0]) if sizes else None
+    if lo is None:
+        return (1, 0.0, str(name))
+    # "<X" holds sizes below X and ">X" above it: just below and above "X-...".
+    shift = {"<": -0.5, ">": 0.5}.get(str(name).strip()[:1], 0.0)
+    return (0, lo + shift, str(name))
+
+
 def percentile(values, p):
     """Nearest-rank percentile, the same rule as summary.json
     (src/stats/results_writer.cpp), so plots and tables agree with it."""
@@ -280,14 +294,22 @@ def monitor_interval_ps(scenario, *series):
     return float(min(gaps)) if gaps else None
 
 
-def time_grid(times, interval_ps):
-    """Every sample instant from the first to the last seen time: the monitor
-    files omit idle rows, which the plots must show as zeros."""
+def time_grid(times, interval_ps, window=None):
+    """Every sample instant from the first to the last seen time, extended to
+    the monitor `window` (start, end) when given: the monitor files omit idle
+    rows, which the plots must show as zeros, but only where the monitor was
+    sampling."""
     if times.size == 0:
         return np.zeros(0)
     t0, t1 = float(times.min()), float(times.max())
     if not interval_ps:
         return np.unique(times)
+    if window is not None:
+        ws, we = window
+        if np.isfinite(ws) and ws < t0:
+            t0 -= interval_ps * math.floor((t0 - ws) / interval_ps)
+        if np.isfinite(we) and we > t1:
+            t1 += interval_ps * math.floor((we - t1) / interval_ps)
     n = int(round((t1 - t0) / interval_ps)) + 1
     if n > 2_000_000:  # a pathological interval; fall back to the samples seen
         return np.unique(times)
@@ -299,6 +321,46 @@ def grid_index(grid, times, interval_ps):
         idx = np.rint((times - grid[0]) / interval_ps).astype(np.int64)
         return np.clip(idx, 0, grid.size - 1)
     return np.searchsorted(grid, times)
+
+
+class TimeAxis:
+    """The run's time axis, shared by every time plot: 0 to the end of the
+    run, in one unit, with the monitor window [start, end] inside it (outside
+    it nothing was sampled, so nothing is drawn there) and the nodes the
+    monitors were limited to (monitors.nodes; empty: all)."""
+
+    def __init__(self, end_ps, window, nodes=()):
+        self.end_ps = end_ps
+        self.window = window
+        self.nodes = list(nodes)
+        self.div, self.unit = time_scale(end_ps or 1)
+
+    def nodes_note(self):
+        """The title suffix of a plot that covers only monitored nodes."""
+        if not self.nodes:
+            return ""
+        shown = ", ".join(str(n) for n in self.nodes[:8]) + (", ..." if len(self.nodes) > 8
+                                                            else "")
+        return f" (monitored nodes only: {shown})"
+
+
+def time_axis(scenario, summary, *series):
+    """TimeAxis of a results directory: the run ends at summary.json's
+    sim_seconds (else the last monitor sample); the window is
+    monitors.start/end from scenario.yaml, clipped to the run."""
+    end = get(summary or {}, "sim_seconds")
+    end_ps = float(end) * 1e12 if isinstance(end, (int, float)) and end > 0 else None
+    if end_ps is None:
+        last = [s["time_ps"].max() for s in series if s is not None and s["time_ps"].size]
+        end_ps = float(max(last)) if last else None
+    ws = parse_quantity(get(scenario, "monitors.start"))
+    we = parse_quantity(get(scenario, "monitors.end"))
+    ws = ws * 1e12 if ws is not None else 0.0
+    we = we * 1e12 if we is not None else math.inf
+    if end_ps is not None:
+        we = min(we, end_ps)
+    nodes = get(scenario, "monitors.nodes") or []
+    return TimeAxis(end_ps, (ws, we), nodes if isinstance(nodes, list) else [])
 
 
 def node_kinds(queues, ports):
@@ -360,11 +422,13 @@ def slowdown_by_size(flows, edges):
     return out
 
 
-def flow_throughput(flows, rates, mtu):
+def flow_throughput(flows, rates, mtu, window=None):
     """Per-flow delivered throughput from rates.csv: the change of snd_una
     (packets acknowledged) times the mtu over each sample interval.  Each flow
     starts at 0 packets at start_ps and, when it finished, ends with all its
-    bytes at finish_ps, so the first and last partial intervals count.
+    bytes at finish_ps, so the first and last partial intervals count, when
+    those instants are inside the monitor `window` (start, end): beyond it
+    nothing was sampled and nothing is drawn.
     Returns {flow id: (times_ps, bits_per_s, cc_rate_bps)}."""
     out = {}
     if rates is None or rates["time_ps"].size == 0:
@@ -384,9 +448,10 @@ def flow_throughput(flows, rates, mtu):
         if f in start:
             s, fin, size = start[f]
             bytes_ = np.minimum(bytes_, size)
-            if np.isfinite(s) and s < tt[0]:
+            ws, we = window if window is not None else (-math.inf, math.inf)
+            if np.isfinite(s) and ws <= s < tt[0]:
                 tt, bytes_, rr = np.r_[s, tt], np.r_[0.0, bytes_], np.r_[rr[0], rr]
-            if np.isfinite(fin) and fin > tt[-1]:
+            if np.isfinite(fin) and tt[-1] < fin <= we:
                 tt, bytes_, rr = np.r_[tt, fin], np.r_[bytes_, size], np.r_[rr, rr[-1]]
         if tt.size < 2:
             continue
@@ -421,7 +486,9 @@ _METRIC_PREFIXES = ("slowdown", "drops", "pfc", "pause", "ecn", "cnp", "fct", "f
                     "retransmit", "timeouts", "conservation", "all_flows", "throughput",
                     "goodput", "completed", "total", "incomplete")
 _ID_COLUMNS = {"point", "index", "idx", "i", "dir", "results", "results_dir", "path",
-               "output", "label", "name", "status", "error", "exit_code", "ok"}
+               "output", "label", "name", "status", "error", "exit_code", "ok", "seeds"}
+# The swept key whose values repeat a point rather than change it.
+SEED_COLUMN = "seed"
 
 
 def norm_col(c):
@@ -463,3 +530,83 @@ def sweep_columns(header, param=None, metric="slowdown_p99"):
         raise ResultsError("sweep.csv has no parameter column (every column looks like a "
                            f"result: {', '.join(header)}); name one with --param")
     return params, m
+
+
+# --------------------------------------------------------------------------
+# Statistics over seeds: the same rule as sweep.csv's <metric>_mean and
+# <metric>_ci95 columns (src/sweep/seed_statistics.cpp).
+
+# Student t 0.975 quantiles for 1..30 degrees of freedom (scipy.stats.t.ppf).
+_T975 = [12.7062047364, 4.3026527299, 3.1824463053, 2.7764451052, 2.5705818366, 2.4469118488,
+         2.3646242510, 2.3060041350, 2.2621571627, 2.2281388520, 2.2009851601, 2.1788128297,
+         2.1603686565, 2.1447866879, 2.1314495456, 2.1199052992, 2.1098155778, 2.1009220402,
+         2.0930240544, 2.0859634473, 2.0796138447, 2.0738730679, 2.0686576104, 2.0638985616,
+         2.0595385528, 2.0555294386, 2.0518305165, 2.0484071418, 2.0452296421, 2.0422724563]
+
+
+def t975(df):
+    """Two-sided 95% Student t quantile; Cornish-Fisher beyond the table."""
+    if df < 1:
+        return float("nan")
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z, v = 1.959963984540054, float(df)
+    g1 = (z**3 + z) / 4
+    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
+    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
+    g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
+    return z + g1 / v + g2 / v**2 + g3 / v**3 + g4 / v**4
+
+
+def mean_ci95(values):
+    """(n, mean, 95% half-width or None with fewer than two values)."""
+    v = [float(x) for x in values]
+    if not v:
+        return 0, float("nan"), None
+    m = v[0] + sum(x - v[0] for x in v) / len(v)  # exact when the seeds agree
+    if len(v) < 2:
+        return len(v), m, None
+    sd = math.sqrt(sum((x - m) ** 2 for x in v) / (len(v) - 1))
+    return len(v), m, t975(len(v) - 1) * sd / math.sqrt(len(v))
+
+
+def incomplete_fraction(row):
+    """Fraction of a sweep point's flows that did not complete, or None."""
+    f = parse_quantity(row.get("flows_incomplete_fraction"))
+    if f is not None:
+        return f
+    total, done = parse_quantity(row.get("flows_total")), parse_quantity(row.get("flows_completed"))
+    if total and done is not None:
+        return (total - done) / total
+    return None
+
+
+def sweep_aggregate(rows, params, metric):
+    """The sweep plot's points: [(line label, [point])], one line per
+    combination of the parameters after the first (seed aside), one point per
+    x value with {x, n, mean, ci, incomplete}: the mean and 95% interval of
+    `metric` over the rows that differ only in seed (status ok), and the mean
+    fraction of their flows that did not complete."""
+    x = params[0]
+    others = [p for p in params[1:] if norm_col(p) != SEED_COLUMN]
+    cells = {}
+    for r in rows:
+        if r.get("status", "ok") not in ("", "ok") or r.get(x) in (None, ""):
+            continue
+        line = ", ".join(f"{o}={r.get(o)}" for o in others)
+        cell = cells.setdefault((line, r[x]), {"y": [], "inc": []})
+        y = parse_quantity(r.get(metric))
+        if y is not None:
+            cell["y"].append(y)
+        inc = incomplete_fraction(r)
+        if inc is not None:
+            cell["inc"].append(inc)
+    lines = {}
+    for (line, xv), cell in cells.items():
+        if not cell["y"]:
+            continue
+        n, m, ci = mean_ci95(cell["y"])
+        inc = sum(cell["inc"]) / len(cell["inc"]) if cell["inc"] else None
+        lines.setdefault(line, []).append({"x": xv, "n": n, "mean": m, "ci": ci,
+                                           "incomplete": inc})
+    return list(lines.items())

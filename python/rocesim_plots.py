@@ -26,7 +26,9 @@ METRIC_LABELS = {
     "pfc_pause_frames_sent": "PFC pause frames sent", "ecn_marks": "ECN-marked packets",
     "flows_completed": "flows completed", "sim_seconds": "simulated time (s)",
     "sim_ms": "simulated time (ms)", "wall_seconds": "wall time (s)",
-    "cpu_seconds": "CPU time (s)",
+    "cpu_seconds": "CPU time (s)", "pause_frames_sent": "PFC pause frames sent",
+    "cnps_sent": "CNPs sent", "flows_incomplete": "flows not completed",
+    "flows_incomplete_fraction": "fraction of flows not completed",
 }
 PERCENTILE_STYLE = {"p50": dict(marker="o", ls="-"),
                     "p95": dict(marker="s", ls="--"),
@@ -148,9 +150,64 @@ def fct_cdf(flows, path, title):
 # --------------------------------------------------------------------------
 # Time series.
 
-def flow_throughput(flows, thr, path, title, top):
+# Above this many cells (series x samples) the min-max band of the series
+# not drawn is left out rather than built in memory.
+BAND_LIMIT = 20_000_000
+
+
+def _time_unit(tax, grid_max):
+    """(divisor, unit) of the run's time axis, or of this plot's data."""
+    return (tax.div, tax.unit) if tax is not None else rd.time_scale(grid_max)
+
+
+def _run_time_axis(ax, tax):
+    """Every time plot spans the whole run (0 to its end) so plots line up;
+    where the monitor window does not reach, the axis is greyed and says so."""
+    if tax is None or not tax.end_ps:
+        return
+    end = tax.end_ps / tax.div
+    ax.set_xlim(0, end)
+    ws, we = (w / tax.div for w in tax.window)
+    for lo, hi in ((0.0, ws), (we, end)):
+        if hi - lo > 1e-9 * max(end, 1e-30):
+            ax.axvspan(lo, hi, color="#ebebeb", zorder=0, lw=0)
+            ax.text((lo + hi) / 2, 0.97, "not monitored", transform=ax.get_xaxis_transform(),
+                    ha="center", va="top", fontsize=7, color="#777")
+
+
+def _lines_and_band(ax, x, matrix, order, labels, top, what, scale=1.0, steps=True):
+    """The `top` series of `order` (row indices, most important first) as
+    lines, and the minimum to maximum of all the others at each instant as
+    one grey band: a crowded plot stays readable and still shows the rest.
+    Returns the title note."""
+    shown, rest = order[:top], order[top:]
+    style = dict(drawstyle="steps-pre") if steps else {}
+    for r, c in zip(shown, _colors(len(shown))):
+        ax.plot(x, matrix[r] * scale, color=c, lw=1.2, label=labels[r], **style)
+    if len(rest) == 0:
+        return ""
+    band = f"other {len(rest)} {what} (min\u2013max)"
+    lo = matrix[rest].min(axis=0) * scale
+    hi = matrix[rest].max(axis=0) * scale
+    ax.fill_between(x, lo, hi, color="0.55", alpha=0.35, lw=0, label=band,
+                    step="pre" if steps else None)
+    return f" (top {len(shown)} of {len(order)} {what}; grey: min\u2013max of the rest)"
+
+
+def _series_matrix(keys, idx, values, size, accumulate=True):
+    """(unique keys, matrix of one row per key over `size` grid samples)."""
+    uniq, inv = np.unique(keys, return_inverse=True)
+    m = np.zeros((uniq.size, size))
+    if accumulate:
+        np.add.at(m, (inv, idx), values)
+    else:
+        m[inv, idx] = values
+    return uniq, m
+
+
+def flow_throughput(flows, thr, path, title, top, tax=None):
     """Delivered throughput (from snd_una) and CC rate of the `top` largest
-    flows over time."""
+    flows over time, and a min-max band of the other flows."""
     if not thr:
         return "rates.csv has no samples"
     ids = list(thr)
@@ -162,9 +219,9 @@ def flow_throughput(flows, thr, path, title, top):
             tag[int(f)] = flows["tag"][i]
     # Largest flows first, earlier ids on ties: elephants carry the story.
     ids.sort(key=lambda f: (-size.get(f, 0), f))
-    shown = ids[:top]
+    shown, rest = ids[:top], ids[top:]
     tmax = max(thr[f][0].max() for f in shown)
-    div, unit = rd.time_scale(tmax)
+    div, unit = _time_unit(tax, tmax)
     fig, (a1, a2) = plt.subplots(2, 1, figsize=(10, 7), sharex=True)
     for f, c in zip(shown, _colors(len(shown))):
         t, bps, rate = thr[f]
@@ -174,16 +231,35 @@ def flow_throughput(flows, thr, path, title, top):
         # steps-pre: each value is the average over the interval ending at t.
         a1.plot(t / div, bps / 1e9, color=c, lw=1.2, label=lab, drawstyle="steps-pre")
         a2.plot(t / div, rate / 1e9, color=c, lw=1.2, label=lab)
+    note = ""
+    if rest:
+        # The other flows on the sample instants they share: min and max of
+        # those active at each instant.
+        times = np.unique(np.concatenate([thr[f][0] for f in rest]))
+        if times.size * len(rest) <= BAND_LIMIT:
+            for ax, col in ((a1, 1), (a2, 2)):
+                m = np.full((len(rest), times.size), np.nan)
+                for i, f in enumerate(rest):
+                    m[i, np.searchsorted(times, thr[f][0])] = thr[f][col]
+                active = np.isfinite(m).any(axis=0)
+                lo = np.nanmin(m[:, active], axis=0)
+                hi = np.nanmax(m[:, active], axis=0)
+                ax.fill_between(times[active] / div, lo / 1e9, hi / 1e9, color="0.55",
+                                alpha=0.35, lw=0,
+                                label=f"other {len(rest)} flows (min\u2013max)")
+            note = f" (largest {len(shown)} of {len(ids)} flows; grey: min\u2013max of the rest)"
+        else:
+            note = f" (largest {len(shown)} of {len(ids)} flows)"
     a1.set_ylabel("delivered throughput\n(Gb/s of payload)")
     a2.set_ylabel("CC sending rate\n(Gb/s)")
     a2.set_xlabel(f"time ({unit})")
-    note = f" (largest {len(shown)} of {len(ids)} flows)" if len(ids) > len(shown) else ""
     a1.set_title(f"Per-flow throughput{note}")
     a2.set_title("Rate set by congestion control (rate limiter)")
     for a in (a1, a2):
         a.set_ylim(bottom=0)
         _grid(a)
-    _legend(a1, len(shown), outside=True)
+        _run_time_axis(a, tax)
+    _legend(a1, len(shown) + (1 if rest else 0), outside=True)
     fig.suptitle(title)
     _save(fig, path)
     return None
@@ -196,80 +272,91 @@ def _totals(keys, values):
     return {int(k): float(v) for k, v in zip(uniq, sums)}
 
 
-def port_throughput(ports, switches, interval_ps, path, title, top):
-    """tx throughput of the `top` busiest ports (tx_bytes per interval)."""
+def port_throughput(ports, switches, interval_ps, path, title, top, tax=None):
+    """tx throughput of the `top` busiest ports (tx_bytes per interval, by
+    mean), and a min-max band of the other ports."""
     if ports is None or ports["time_ps"].size == 0 or not interval_ps:
         return "ports.csv has no samples"
     key = ports["node"].astype(np.int64) * 100000 + ports["port"].astype(np.int64)
-    totals = _totals(key, ports["tx_bytes"])
-    busiest = sorted(totals, key=lambda k: -totals[k])[:top]
-    busiest = [k for k in busiest if totals[k] > 0]
-    if not busiest:
+    busy = ports["tx_bytes"] > 0
+    if not busy.any():
         return "no port transmitted anything"
-    grid = rd.time_grid(ports["time_ps"], interval_ps)
+    window = tax.window if tax is not None else None
+    grid = rd.time_grid(ports["time_ps"], interval_ps, window)
     idx = rd.grid_index(grid, ports["time_ps"], interval_ps)
-    div, unit = rd.time_scale(grid.max())
+    active = np.unique(key[busy])
+    sel = np.isin(key, active)
+    if active.size * grid.size > BAND_LIMIT:  # only the busiest, no band
+        totals = _totals(key[sel], ports["tx_bytes"][sel])
+        keep = np.array(sorted(totals, key=lambda k: -totals[k])[:top])
+        sel &= np.isin(key, keep)
+    uniq, m = _series_matrix(key[sel], idx[sel], ports["tx_bytes"][sel], grid.size)
+    order = np.argsort(-m.sum(axis=1), kind="stable")
+    labels = [f"{rd.node_label(int(k) // 100000, switches)} port {int(k) % 100000}" for k in uniq]
+    div, unit = _time_unit(tax, grid.max())
     fig, ax = _new(figsize=(10, 5))
-    for k, c in zip(busiest, _colors(len(busiest))):
-        sel = key == k
-        v = np.zeros(grid.size)
-        np.add.at(v, idx[sel], ports["tx_bytes"][sel])
-        node, port = divmod(k, 100000)
-        ax.plot(grid / div, v * 8 / (interval_ps * 1e-12) / 1e9, color=c, lw=1.2,
-                label=f"{rd.node_label(node, switches)} port {port}", drawstyle="steps-pre")
+    note = _lines_and_band(ax, grid / div, m, order, labels, top, "ports",
+                           scale=8 / (interval_ps * 1e-12) / 1e9)
     ax.set_xlabel(f"time ({unit})")
     ax.set_ylabel(f"tx throughput (Gb/s, per {interval_ps / 1e6:g} \u00b5s interval)")
-    n_all = len([k for k in totals if totals[k] > 0])
-    note = f" (busiest {len(busiest)} of {n_all} ports)" if n_all > len(busiest) else ""
-    ax.set_title(f"{title}: port throughput{note}")
+    nodes = tax.nodes_note() if tax is not None else ""
+    ax.set_title(f"{title}: port throughput{nodes}{note}", fontsize=10)
     ax.set_ylim(bottom=0)
     _grid(ax)
-    _legend(ax, len(busiest), outside=True)
+    _run_time_axis(ax, tax)
+    _legend(ax, min(top, len(order)) + 1, outside=True)
     _save(fig, path)
     return None
 
 
-def queue_occupancy(queues, interval_ps, path, title, top):
-    """Bytes queued in the `top` busiest switch queues over time."""
+def queue_occupancy(queues, interval_ps, path, title, top, tax=None):
+    """Bytes queued in the `top` switch queues with the highest peak over
+    time, and a min-max band of the other queues."""
     if queues is None or queues["time_ps"].size == 0:
         return "queues.csv has no samples (no switch queue was ever non-empty at a sample)"
     key = (queues["node"].astype(np.int64) * 100000 + queues["port"].astype(np.int64)) * 10 \
         + queues["priority"].astype(np.int64)
-    totals = _totals(key, queues["bytes"])
-    busiest = sorted(totals, key=lambda k: -totals[k])[:top]
-    grid = rd.time_grid(queues["time_ps"], interval_ps)
+    window = tax.window if tax is not None else None
+    grid = rd.time_grid(queues["time_ps"], interval_ps, window)
     idx = rd.grid_index(grid, queues["time_ps"], interval_ps)
-    div, unit = rd.time_scale(grid.max())
-    fig, ax = _new(figsize=(10, 5))
-    peak = 0.0
-    for k, c in zip(busiest, _colors(len(busiest))):
-        sel = key == k
-        v = np.zeros(grid.size)
-        v[idx[sel]] = queues["bytes"][sel]
-        peak = max(peak, v.max())
-        node_port, prio = divmod(k, 10)
+    sel = np.ones(key.size, dtype=bool)
+    if np.unique(key).size * grid.size > BAND_LIMIT:  # only the highest peaks, no band
+        uniq, inv = np.unique(key, return_inverse=True)
+        peak = np.zeros(uniq.size)
+        np.maximum.at(peak, inv, queues["bytes"])
+        sel = np.isin(key, uniq[np.argsort(-peak, kind="stable")[:top]])
+    uniq, m = _series_matrix(key[sel], idx[sel], queues["bytes"][sel], grid.size,
+                             accumulate=False)
+    # By peak, then by mean: a short burst to the buffer limit matters.
+    order = np.lexsort((-m.sum(axis=1), -m.max(axis=1)))
+    labels = []
+    for k in uniq:
+        node_port, prio = divmod(int(k), 10)
         node, port = divmod(node_port, 100000)
-        ax.plot(grid / div, v / 1e3, color=c, lw=1.2,
-                label=f"switch {node} port {port} prio {prio}")
+        labels.append(f"switch {node} port {port} prio {prio}")
+    div, unit = _time_unit(tax, grid.max())
+    fig, ax = _new(figsize=(10, 5))
+    note = _lines_and_band(ax, grid / div, m, order, labels, top, "queues", scale=1e-3,
+                           steps=False)
     ax.set_xlabel(f"time ({unit})")
     ax.set_ylabel("queue occupancy (KB)")
-    note = f" (busiest {len(busiest)} of {len(totals)} queues)" if len(totals) > len(busiest) \
-        else ""
-    ax.set_title(f"{title}: switch queue occupancy{note}")
+    nodes = tax.nodes_note() if tax is not None else ""
+    ax.set_title(f"{title}: switch queue occupancy{nodes}{note}", fontsize=10)
     ax.set_ylim(bottom=0)
     _grid(ax)
-    _legend(ax, len(busiest), outside=True)
+    _run_time_axis(ax, tax)
+    _legend(ax, min(top, len(order)) + 1, outside=True)
     _save(fig, path)
     return None
 
 
-def _pause_matrix(ports, interval_ps, rows=None):
+def _pause_matrix(ports, interval_ps, rows=None, window=None):
     """(nodes, time grid, pause frames sent per node and sample); rows are
     the nodes that sent pauses, plus `rows` (e.g. every switch) if given."""
     sent = ports["pause_sent"] > 0
     if not sent.any():
         return None
-    grid = rd.time_grid(ports["time_ps"], interval_ps)
+    grid = rd.time_grid(ports["time_ps"], interval_ps, window)
     idx = rd.grid_index(grid, ports["time_ps"], interval_ps)
     nodes = sorted(set(int(n) for n in np.unique(ports["node"][sent])) | set(rows or ()))
     rows_of = np.searchsorted(np.array(nodes), ports["node"][sent].astype(np.int64))
@@ -278,41 +365,45 @@ def _pause_matrix(ports, interval_ps, rows=None):
     return nodes, grid, m
 
 
-def pause_frames(ports, switches, interval_ps, path, title, top):
-    """PFC pause frames sent per interval, summed over each node's ports."""
+def pause_frames(ports, switches, interval_ps, path, title, top, tax=None):
+    """PFC pause frames sent per interval, summed over each node's ports: the
+    `top` nodes by total and a min-max band of the other nodes that paused."""
     if ports is None or ports["time_ps"].size == 0:
         return "ports.csv has no samples"
-    pm = _pause_matrix(ports, interval_ps)
+    pm = _pause_matrix(ports, interval_ps, window=tax.window if tax is not None else None)
     if pm is None:
         return "no PFC pause frames were sent"
     nodes, grid, m = pm
-    order = np.argsort(-m.sum(axis=1))[:top]
-    div, unit = rd.time_scale(grid.max())
+    order = np.argsort(-m.sum(axis=1), kind="stable")
+    labels = [f"{rd.node_label(n, switches)} ({int(m[r].sum())} total)"
+              for r, n in enumerate(nodes)]
+    div, unit = _time_unit(tax, grid.max())
     fig, ax = _new(figsize=(10, 5))
-    for r, c in zip(order, _colors(len(order))):
-        ax.plot(grid / div, m[r], color=c, lw=1.2, drawstyle="steps-pre",
-                label=f"{rd.node_label(nodes[r], switches)} ({int(m[r].sum())} total)")
+    note = _lines_and_band(ax, grid / div, m, order, labels, top, "nodes")
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel(f"time ({unit})")
     per = f"per {interval_ps / 1e6:g} \u00b5s interval" if interval_ps else "per sample"
     ax.set_ylabel(f"pause frames sent ({per})")
-    note = f" (top {len(order)} of {len(nodes)} nodes)" if len(nodes) > len(order) else ""
-    ax.set_title(f"{title}: PFC pause frames sent per node{note}")
+    monitored = tax.nodes_note() if tax is not None else ""
+    ax.set_title(f"{title}: PFC pause frames sent per node{monitored}{note}", fontsize=10)
     ax.set_ylim(bottom=0)
     _grid(ax)
-    _legend(ax, len(order), outside=True)
+    _run_time_axis(ax, tax)
+    _legend(ax, min(top, len(order)) + 1, outside=True)
     _save(fig, path)
     return None
 
 
-def pause_heatmap(ports, switches, interval_ps, path, title, max_cols=300, max_rows=64):
+def pause_heatmap(ports, switches, interval_ps, path, title, max_cols=300, max_rows=64,
+                  tax=None):
     """Node x time heat map of pause frames sent.  Every switch gets a row
     (quiet ones show where congestion did not spread) unless there are more
     than `max_rows`, when only nodes that paused are shown; time is binned
     to at most `max_cols` columns so long runs stay legible."""
     if ports is None or ports["time_ps"].size == 0:
         return "ports.csv has no samples"
-    pm = _pause_matrix(ports, interval_ps, switches if len(switches) <= max_rows else None)
+    pm = _pause_matrix(ports, interval_ps, switches if len(switches) <= max_rows else None,
+                       window=tax.window if tax is not None else None)
     if pm is None:
         return "no PFC pause frames were sent"
     nodes, grid, m = pm
@@ -324,7 +415,7 @@ def pause_heatmap(ports, switches, interval_ps, path, title, max_cols=300, max_r
     pad = ncols * per - grid.size
     mb = np.pad(m, ((0, 0), (0, pad))).reshape(len(nodes), ncols, per).sum(axis=2)
     step = (interval_ps or (grid[1] - grid[0] if grid.size > 1 else 1)) * per
-    div, unit = rd.time_scale(grid.max())
+    div, unit = _time_unit(tax, grid.max())
     # A sample at time t counts the interval (t - interval, t]: draw it there.
     first = grid[0] - (interval_ps or 0)
     t0, t1 = first / div, (first + step * ncols) / div
@@ -346,7 +437,10 @@ def pause_heatmap(ports, switches, interval_ps, path, title, max_cols=300, max_r
         cb.locator = MaxNLocator(integer=True)  # counts: no 0.25 pause frames
         cb.update_ticks()
     cb.set_label(f"pause frames sent\nper {step / 1e6:g} \u00b5s")
-    ax.set_title(f"{title}: PFC pause frames sent (node \u00d7 time; grey = none)")
+    monitored = tax.nodes_note() if tax is not None else ""
+    ax.set_title(f"{title}: PFC pause frames sent (node \u00d7 time; grey = none){monitored}",
+                 fontsize=10)
+    _run_time_axis(ax, tax)
     _save(fig, path)
     return None
 
@@ -419,25 +513,42 @@ def compare_fct_cdf(runs, path):
     return None
 
 
-def sweep_plot(points, xname, metric, path, title):
-    """`metric` against the first swept parameter; one line per combination
-    of the other parameters.  `points` is [(group label, [(x text, y)])]."""
+def sweep_plot(lines, xname, metric, path, title):
+    """`metric` against the first swept parameter, one line per combination
+    of the other parameters (seed aside): the mean over seeds with its 95%
+    confidence interval as error bars and a shaded band.  Points where some
+    flows did not complete get a red ring and their incomplete fraction: their
+    slowdowns cover completed flows only.  `lines` is
+    rocesim_data.sweep_aggregate's [(line label, [point])]."""
     fig, ax = _new()
-    xs_all = [x for _, pts in points for x, _ in pts]
+    xs_all = [p["x"] for _, pts in lines for p in pts]
     numeric = [rd.parse_quantity(x) for x in xs_all]
     is_num = all(v is not None for v in numeric)
     cats = list(dict.fromkeys(xs_all))  # categorical x: order of first appearance
-    ys_all = []
-    colors = _colors(len(points))
-    for (group, pts), c in zip(points, colors):
-        if is_num:
-            pts = sorted(pts, key=lambda p: rd.parse_quantity(p[0]))
-            xv = [rd.parse_quantity(x) for x, _ in pts]
-        else:
-            xv = [cats.index(x) for x, _ in pts]
-        yv = [y for _, y in pts]
-        ys_all.extend(yv)
-        ax.plot(xv, yv, marker="o", color=c, label=group or None)
+    ys_all, seeds, flagged = [], set(), False
+    for k, ((label, pts), c) in enumerate(zip(lines, _colors(len(lines)))):
+        pts = sorted(pts, key=lambda p: rd.parse_quantity(p["x"])) if is_num else \
+            sorted(pts, key=lambda p: cats.index(p["x"]))
+        xv = np.array([rd.parse_quantity(p["x"]) if is_num else cats.index(p["x"]) for p in pts],
+                      dtype=float)
+        yv = np.array([p["mean"] for p in pts])
+        ci = np.array([p["ci"] if p["ci"] is not None else 0.0 for p in pts])
+        seeds.update(p["n"] for p in pts)
+        ys_all.extend(yv - ci)
+        ys_all.extend(yv + ci)
+        ax.errorbar(xv, yv, yerr=ci if ci.any() else None, marker="o", color=c, capsize=3,
+                    label=label or None)
+        if ci.any():
+            ax.fill_between(xv, yv - ci, yv + ci, color=c, alpha=0.15, lw=0)
+        for x, y, p in zip(xv, yv, pts):
+            if p["incomplete"]:
+                flagged = True
+                ax.plot([x], [y], marker="o", ms=13, mfc="none", mec="red", mew=1.8, ls="none")
+                # In the line's colour, alternately above and below: lines
+                # often meet.
+                ax.annotate(f"{p['incomplete'] * 100:.2g}% incomplete", (x, y),
+                            xytext=(9, 7 if k % 2 == 0 else -15), textcoords="offset points",
+                            color=c, fontsize=7, fontweight="bold")
     if is_num:
         vals = sorted(set(numeric))
         if len(vals) > 2 and vals[0] > 0 and vals[-1] / vals[0] > 10:
@@ -454,10 +565,20 @@ def sweep_plot(points, xname, metric, path, title):
     _log_if_wide(ax, ys_all, ratio=50)
     ax.set_xlabel(xname)
     ax.set_ylabel(METRIC_LABELS.get(rd.norm_col(metric), metric))
-    ax.set_title(title)
+    if max(seeds, default=1) > 1:
+        n = f"{min(seeds)}-{max(seeds)}" if min(seeds) != max(seeds) else f"{max(seeds)}"
+        title += f"\nmean and 95% confidence interval over {n} seeds"
+    else:
+        title += "\none seed per point: no confidence interval"
+    ax.set_title(title, fontsize=10)
     _grid(ax)
-    if any(g for g, _ in points):
-        _legend(ax, len(points))
+    handles, labels = ax.get_legend_handles_labels()
+    if flagged:
+        handles.append(plt.Line2D([], [], marker="o", ms=10, mfc="none", mec="red", mew=1.8,
+                                  ls="none"))
+        labels.append("some flows did not complete\n(slowdown of completed flows only)")
+    if handles:
+        ax.legend(handles, labels, fontsize=8)
     _save(fig, path)
     return None
 

@@ -17,7 +17,10 @@ script with a python3 that has matplotlib):
         pause_heatmap.png      the same as a node x time heat map
         report.html            summary table, size-bin table, all of the above
       A plot whose input file is missing (monitors off) is skipped, and the
-      page says why.
+      page says why.  Every time plot spans the run (0 to summary.json's
+      sim_seconds) with the part outside the monitor window greyed and
+      nothing drawn there; one limited to monitors.nodes says so; a crowded
+      one draws the top N (--top) and a grey min-max band of the rest.
 
   rocesim compare DIR1 [DIR2 ...] [-o OUT] [--labels a,b,...]
                   [--metric slowdown_p99] [--param NAME]
@@ -27,7 +30,9 @@ script with a python3 that has matplotlib):
       (slowdown by size, FCT CDF) into OUT (default DIRS' common parent
       /compare).  A DIR holding sweep.csv (from `rocesim sweep`) also gets a
       parameter plot: the first parameter column on x, --metric on y, one line
-      per value of the other parameters.
+      per value of the other parameters; rows that differ only in `seed` are
+      merged into their mean with a 95% confidence interval (error bars and
+      band), and points where flows did not complete are ringed in red.
 
 Run directly as `python3 python/rocesim_report.py report DIR`.  Exit status:
 0 done, 2 usage error or a directory that is not usable results, 1 missing
@@ -39,6 +44,7 @@ import base64
 import csv
 import datetime
 import html
+import math
 import os
 import sys
 
@@ -84,6 +90,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 figure { margin: 1.2em 0; } figure img { max-width: 100%; border: 1px solid #eee; }
 figcaption { color: #555; font-size: 0.9em; }
 .note { background: #fff8e1; border-left: 4px solid #f0b400; padding: 4px 10px; margin: 6px 0; }
+.wide { overflow-x: auto; max-width: 100%; }
 pre { background: #f7f7f7; padding: 0.8em; overflow-x: auto; font-size: 0.85em; }
 """
 
@@ -104,6 +111,24 @@ def _num(v, digits=3):
     return str(v)
 
 
+def sig(v, digits=3):
+    """A number for people: integers in full with thousands separators, other
+    values to `digits` significant digits without exponent notation unless
+    tiny or huge ("0.00123", "12.3", "1,234")."""
+    if v is None or (isinstance(v, float) and v != v):
+        return "-"
+    v = float(v)
+    a = abs(v)
+    if v == int(v) and a < 10**digits:
+        return f"{int(v):,}"
+    if a < 1e-4 or a >= 1e9:
+        return f"{v:.{digits - 1}e}"
+    decimals = digits - 1 - int(math.floor(math.log10(a)))
+    if decimals <= 0:  # 12,345.6 -> 12,300
+        return f"{int(round(v, decimals)):,}"
+    return f"{v:,.{decimals}f}"
+
+
 def html_table(header, rows, numeric_from=1):
     out = ["<table><tr>" + "".join(f"<th>{html.escape(str(h))}</th>" for h in header) + "</tr>"]
     for r in rows:
@@ -113,7 +138,8 @@ def html_table(header, rows, numeric_from=1):
             cells.append(f"<td{cls}>{html.escape(str(v))}</td>")
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</table>")
-    return "\n".join(out)
+    # A wide table scrolls inside the page instead of stretching it.
+    return '<div class="wide">' + "\n".join(out) + "</div>"
 
 
 def img_tag(png_path, alt):
@@ -155,7 +181,7 @@ def summary_rows(s):
     if isinstance(drops, dict):
         rows.append(("drops total", _num(drops.get("total"))))
         for k, v in sorted(drops.items()):
-            if k != "total":
+            if k != "total" and v:  # causes that happened
                 rows.append((f"drops: {k.replace('_', ' ')}", _num(v)))
     add("PFC pause frames sent", "pfc.pause_frames_sent")
     add("PFC pause frames received", "pfc.pause_frames_received")
@@ -185,8 +211,10 @@ def groups_html(s):
     for name, val in groups.items():
         if not isinstance(val, dict):
             continue
-        # Either {group: stats} or a stats dict itself (e.g. "mice").
-        items = [(name, val)] if "count" in val else list(val.items())
+        # Either {group: stats} or a stats dict itself (e.g. "mice"); size
+        # groups in size order.
+        items = [(name, val)] if "count" in val else \
+            sorted(val.items(), key=lambda kv: rd.size_group_key(kv[0]))
         rows = [[k] + [_num(v.get(c), 0 if c == "count" else 3) for c in cols]
                 for k, v in items if isinstance(v, dict) and v.get("count")]
         if rows:
@@ -223,6 +251,8 @@ def do_report(args):
     ports = rd.load_series(d, "ports.csv", rd.PORT_COLS)
     rates = rd.load_series(d, "rates.csv", rd.RATE_COLS)
     interval = rd.monitor_interval_ps(scenario, ports, queues, rates)
+    tax = rd.time_axis(scenario, summary, ports, queues, rates)
+    only = tax.nodes_note()  # plots of per-node monitors cover these nodes only
     switches = rd.node_kinds(queues, ports)
     mtu = rd.scenario_mtu(scenario)
 
@@ -254,16 +284,16 @@ def do_report(args):
     draw("fct_cdf.png", "FCT and slowdown CDF", [("flows.csv", flows)],
          lambda p: rp.fct_cdf(flows, p, f"{name}: flow completion"))
     draw("flow_throughput.png", "Per-flow throughput and CC rate", [("rates.csv", rates)],
-         lambda p: rp.flow_throughput(flows, rd.flow_throughput(flows, rates, mtu), p,
-                                      name, args.top))
-    draw("port_throughput.png", "Port throughput", [("ports.csv", ports)],
-         lambda p: rp.port_throughput(ports, switches, interval, p, name, args.top))
-    draw("queue_occupancy.png", "Switch queue occupancy", [("queues.csv", queues)],
-         lambda p: rp.queue_occupancy(queues, interval, p, name, args.top))
-    draw("pause_frames.png", "PFC pause frames over time", [("ports.csv", ports)],
-         lambda p: rp.pause_frames(ports, switches, interval, p, name, args.top))
-    draw("pause_heatmap.png", "PFC pause heat map", [("ports.csv", ports)],
-         lambda p: rp.pause_heatmap(ports, switches, interval, p, name))
+         lambda p: rp.flow_throughput(flows, rd.flow_throughput(flows, rates, mtu, tax.window),
+                                      p, name, args.top, tax))
+    draw("port_throughput.png", "Port throughput" + only, [("ports.csv", ports)],
+         lambda p: rp.port_throughput(ports, switches, interval, p, name, args.top, tax))
+    draw("queue_occupancy.png", "Switch queue occupancy" + only, [("queues.csv", queues)],
+         lambda p: rp.queue_occupancy(queues, interval, p, name, args.top, tax))
+    draw("pause_frames.png", "PFC pause frames over time" + only, [("ports.csv", ports)],
+         lambda p: rp.pause_frames(ports, switches, interval, p, name, args.top, tax))
+    draw("pause_heatmap.png", "PFC pause heat map" + only, [("ports.csv", ports)],
+         lambda p: rp.pause_heatmap(ports, switches, interval, p, name, tax=tax))
     collectives = rd.load_collectives(d)
     if collectives is not None:
         draw("collectives.png", "Collective iteration time and bus bandwidth per job",
@@ -374,17 +404,45 @@ def default_labels(dirs):
     return [os.path.relpath(os.path.abspath(d), common) for d in dirs]
 
 
-def sweep_points(header, rows, params, metric):
-    """[(group label, [(x text, metric)])] for the sweep plot."""
-    x, others = params[0], params[1:]
-    groups = {}
-    for r in rows:
-        y = rd.parse_quantity(r.get(metric))
-        if y is None or r.get(x) in (None, ""):
-            continue
-        g = ", ".join(f"{o}={r.get(o)}" for o in others)
-        groups.setdefault(g, []).append((r[x], y))
-    return list(groups.items())
+# The sweep table's metrics: (sweep.csv column, heading); each shows the mean
+# over seeds and its 95% interval.
+SWEEP_TABLE_METRICS = [("slowdown_p50", "p50"), ("slowdown_p95", "p95"), ("slowdown_p99", "p99"),
+                       ("slowdown_mean", "mean slowdown"), ("drops_total", "drops"),
+                       ("pause_frames_sent", "pauses"), ("ecn_marks", "ECN marks"),
+                       ("cnps_sent", "CNPs")]
+
+
+def sweep_table(header, rows, params, metric):
+    """(heading, rows) of the HTML sweep table: one row per point of the sweep
+    plot (seeds merged), its parameters, seeds, incomplete flows, and
+    "mean ± 95% interval" of each metric, to three significant digits."""
+    metrics = [(c, h) for c, h in SWEEP_TABLE_METRICS if c in header]
+    if metric not in [c for c, _ in metrics]:
+        metrics.insert(0, (metric, metric))
+    keyed = [p for p in params if rd.norm_col(p) != rd.SEED_COLUMN] or params[:1]
+    heading = keyed + ["seeds", "flows incomplete"] + [h for _, h in metrics]
+    per_metric = {}
+    for c, _ in metrics:
+        for line, pts in rd.sweep_aggregate(rows, [keyed[0]] + keyed[1:], c):
+            for p in pts:
+                per_metric.setdefault((line, p["x"]), {})[c] = p
+    out = []
+    for (line, x), by in per_metric.items():
+        first = next(iter(by.values()))
+        values = dict(kv.split("=", 1) for kv in line.split(", ") if "=" in kv)
+        inc = first["incomplete"]
+        cells = [x] + [values.get(k, "") for k in keyed[1:]]
+        cells += [first["n"], "-" if inc is None else ("0" if inc == 0 else f"{inc:.1%}")]
+        for c, _ in metrics:
+            p = by.get(c)
+            if p is None:
+                cells.append("-")
+            elif p["ci"] is None:
+                cells.append(sig(p["mean"]))
+            else:
+                cells.append(f"{sig(p['mean'])} \u00b1 {sig(p['ci'], 2)}")
+        out.append(cells)
+    return heading, out
 
 
 def do_compare(args):
@@ -468,21 +526,33 @@ def do_compare(args):
             notes.append("No run has flows.csv: no slowdown or FCT plots.")
 
     for label, d, header, rows, params, metric in sweeps:
-        pts = sweep_points(header, rows, params, metric)
+        lines = rd.sweep_aggregate(rows, params, metric)
         safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in label)
         path = os.path.join(out, f"sweep_{safe}.png")
         caption = f"Sweep {label}: {metric} vs {params[0]}"
-        if not pts:
+        if not lines:
             notes.append(f"{caption}: no row has a numeric {metric}")
             continue
-        rp.sweep_plot(pts, params[0], metric, path, caption)
+        rp.sweep_plot(lines, params[0], metric, path, caption)
         figures.append((path, caption))
+        others = [p for p in params[1:] if rd.norm_col(p) != rd.SEED_COLUMN]
+        seeded = any(rd.norm_col(p) == rd.SEED_COLUMN for p in params[1:])
         print(f"sweep {label}: {metric} vs {params[0]}"
-              + (f" (lines: {', '.join(params[1:])})" if params[1:] else "")
+              + (f" (lines: {', '.join(others)})" if others else "")
+              + (", mean and 95% CI over seeds" if seeded else "")
               + f", {len(rows)} points")
+        incomplete = [(ln, p) for ln, pts in lines for p in pts if p["incomplete"]]
+        for ln, p in incomplete:
+            notes.append(f"Sweep {label}: {params[0]}={p['x']}" + (f", {ln}" if ln else "")
+                         + f": {p['incomplete']:.1%} of flows did not complete; its slowdowns "
+                         "cover completed flows only")
+        heading, table_rows = sweep_table(header, rows, params, metric)
         body.append(f"<h2>Sweep {html.escape(label)}</h2>")
-        body.append(html_table(header, [[r.get(h, "") for h in header] for r in rows],
-                               numeric_from=len(header)))
+        body.append(html_table(heading, table_rows, numeric_from=heading.index("seeds")))
+        body.append("<p class=\"meta\">One row per point, seeds merged: the mean over seeds "
+                    "\u00b1 the half-width of its 95% confidence interval (Student t; none "
+                    "with one seed). Every point's own numbers are in "
+                    f"{html.escape(os.path.join(os.path.abspath(d), 'sweep.csv'))}.</p>")
 
     if notes:
         body.append("<h2>Notes</h2>")

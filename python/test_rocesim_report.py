@@ -356,7 +356,109 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(code, 2, out)
         self.assertIn("no column 'nope'", out)
 
+    def test_compare_sweep_merges_seeds_and_flags_incomplete_flows(self):
+        os.makedirs(self.path("sweep"))
+        with open(self.path("sweep", "sweep.csv"), "w") as f:
+            f.write("point,dir,traffic.0.load,host.cc,seed,status,flows_total,flows_completed,"
+                    "slowdown_p99,drops_total\n")
+            i = 0
+            for load in ("0.3", "0.7"):
+                for cc in ("dcqcn", "hpcc"):
+                    for seed in (1, 2, 3):
+                        done = 9 if (load, cc, seed) == ("0.7", "dcqcn", 2) else 10
+                        f.write(f"{i},p{i},{load},{cc},{seed},ok,10,{done},{2 + i % 3},{i}\n")
+                        i += 1
+        code, out = run("compare", self.path("sweep"))
+        self.assertEqual(code, 0, out)
+        self.assertIn("slowdown_p99 vs traffic.0.load (lines: host.cc), mean and 95% CI over "
+                      "seeds, 12 points", out)
+        # One of three seeds lost 1 of 10 flows: 3.3% on average at that point.
+        self.assertIn("traffic.0.load=0.7, host.cc=dcqcn: 3.3% of flows did not complete", out)
+        self.assert_png(self.path("sweep", "compare", "sweep_sweep.png"))
+        with open(self.path("sweep", "compare", "compare.html")) as f:
+            page = f.read()
+        table = page[page.index("<h2>Sweep sweep</h2>"):]
+        table = table[:table.index("</table>")]
+        self.assertEqual(table.count("<tr>"), 5)  # heading + 4 points, seeds merged
+        # slowdown_p99 at each point: 2, 3, 4 -> mean 3, t(2) * 1 / sqrt(3) = 2.48.
+        self.assertIn("3 \u00b1 2.5", table)
+        self.assertIn("<td class=\"num\">3.3%</td>", table)
+
+    def test_report_orders_size_groups_and_leaves_out_empty_drops(self):
+        make_run(self.path("run"), monitors=False)
+        with open(self.path("run", "summary.json")) as f:
+            s = json.load(f)
+        stats = {"count": 5, "p50": 1.5, "p95": 2, "p99": 3, "mean": 1.6, "max": 3,
+                 "mean_fct_us": 10}
+        # As summary.json writes them: alphabetically.
+        s["slowdown_groups"] = {"by_size": {k: stats for k in
+                                            ("100KB-1MB", "10KB-100KB", "1MB-10MB", "<10KB")}}
+        with open(self.path("run", "summary.json"), "w") as f:
+            json.dump(s, f)
+        code, out = run("report", self.path("run"))
+        self.assertEqual(code, 0, out)
+        with open(self.path("run", "report", "report.html")) as f:
+            page = f.read()
+        order = [page.index(f"<td>{k}</td>") for k in
+                 ("&lt;10KB", "10KB-100KB", "100KB-1MB", "1MB-10MB")]
+        self.assertEqual(order, sorted(order))
+        self.assertIn("drops: buffer full", page)  # 3 drops
+        self.assertNotIn("drops: wred", page)  # none
+        self.assertNotIn("drops: headroom overflow", page)
+
     # -- the statistics behind the plots ------------------------------------
+
+    def test_seed_statistics(self):
+        got = py_eval("""
+import json, rocesim_data as rd
+rows = [{"x": "0.3", "cc": "a", "seed": str(s), "status": "ok", "m": v, "flows_total": "4",
+         "flows_completed": c} for s, v, c in ((1, "2", "3"), (2, "3", "4"), (3, "7", "2"))]
+rows.append({"x": "0.3", "cc": "a", "seed": "4", "status": "failed", "m": "", "flows_total": "",
+             "flows_completed": ""})
+print(json.dumps({"t": [rd.t975(1), rd.t975(30), rd.t975(100)],
+                  "five": rd.mean_ci95([1, 2, 3, 4, 5]), "one": rd.mean_ci95([7]),
+                  "lines": rd.sweep_aggregate(rows, ["x", "cc", "seed"], "m")}))""")
+        self.assertAlmostEqual(got["t"][0], 12.7062047364, places=9)
+        self.assertAlmostEqual(got["t"][1], 2.0422724563, places=9)
+        self.assertAlmostEqual(got["t"][2], 1.9839715184, places=7)
+        # 1..5: mean 3, s = sqrt(2.5), t(4) = 2.7764451052 -> 1.9632431615.
+        self.assertEqual(got["five"][:2], [5, 3.0])
+        self.assertAlmostEqual(got["five"][2], 1.9632431615, places=9)
+        self.assertEqual(got["one"], [1, 7.0, None])
+        # Seeds merged (the failed one left out): 2, 3, 7 -> mean 4, half-width
+        # 4.3026527299 * sqrt(7) / sqrt(3); incomplete 1/4, 0, 2/4 -> 0.25.
+        [(line, [p])] = got["lines"]
+        self.assertEqual(line, "cc=a")
+        self.assertEqual((p["x"], p["n"], p["mean"]), ("0.3", 3, 4.0))
+        self.assertAlmostEqual(p["ci"], 6.5724106080, places=8)
+        self.assertAlmostEqual(p["incomplete"], 0.25)
+
+    def test_time_axis_covers_the_run_and_stops_series_at_the_monitor_window(self):
+        make_run(self.path("run"))
+        got = py_eval(f"""
+import json, numpy as np, rocesim_data as rd
+d = {self.path("run")!r}
+sc = rd.load_scenario(d)
+sc["monitors"].update({{"end": "100us", "nodes": [1, 5]}})
+tax = rd.time_axis(sc, rd.load_summary(d))
+grid = rd.time_grid(np.array([30e6, 50e6]), 10e6, tax.window)
+fl = rd.load_flows(d)
+rates = rd.load_series(d, "rates.csv", rd.RATE_COLS)
+inside = rates["time_ps"] <= 100e6  # what a monitor ending at 100 us writes
+rates = {{k: v[inside] for k, v in rates.items()}}
+last = [float(rd.flow_throughput(fl, rates, 1000, w)[3][0][-1]) for w in (None, tax.window)]
+print(json.dumps({{"end": tax.end_ps, "window": tax.window, "unit": tax.unit,
+                   "note": tax.nodes_note(), "grid": [grid[0], grid[-1]], "last": last}}))""")
+        self.assertEqual(got["end"], 0.002 * 1e12)  # summary.json sim_seconds
+        self.assertEqual(got["window"], [0.0, 100e6])
+        self.assertEqual(got["unit"], "ms")
+        self.assertEqual(got["note"], " (monitored nodes only: 1, 5)")
+        # Zeros are filled to the window's edges, not beyond.
+        self.assertEqual(got["grid"], [0.0, 100e6])
+        # Flow 3 finishes at 109.6 us, after the window: its series ends at
+        # the last sample (93 us), not with a segment out to its finish.
+        self.assertEqual(got["last"], [109.6e6, 93e6])
+
 
     def test_statistics(self):
         got = py_eval("""

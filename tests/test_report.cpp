@@ -53,6 +53,20 @@ traffic:
   - {type: incast, senders: "1-3", receiver: 0, size: 200KB, priority: 3}
 )";
 
+// Three flow sizes (one per size group) and a monitor window that ends early
+// on two nodes only.
+constexpr char kSizesWindowed[] = R"(name: tiny-sizes
+duration: 1ms
+topology: {type: star, hosts: 4, host_link: {rate: 100Gbps, delay: 1us}}
+switch: {buffer: 2MB, alpha: 1/16, pfc: {enabled: true, priorities: [3]}}
+host: {mtu: 1000B, cc: none}
+monitors: {interval: 5us, end: 20us, nodes: [0, 4]}
+traffic:
+  - {type: incast, senders: "1-3", receiver: 0, size: 4KB, priority: 3}
+  - {type: incast, senders: "1-3", receiver: 0, size: 50KB, priority: 3}
+  - {type: incast, senders: "1-3", receiver: 0, size: 200KB, priority: 3}
+)";
+
 class ReportCliTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -95,6 +109,27 @@ TEST_F(ReportCliTest, ReportOfARealRunWritesHtmlWithEmbeddedPlots) {
   for (const char* png : {"slowdown_by_size.png", "fct_cdf.png", "queue_occupancy.png",
                           "port_throughput.png", "flow_throughput.png"})
     EXPECT_TRUE(std::filesystem::exists(report + png)) << png << "\n" << output_;
+}
+
+// The by-size table runs from small to large flows (summary.json lists the
+// groups alphabetically), drop causes that did not happen are left out, and
+// plots of a monitor limited to some nodes say so.
+TEST_F(ReportCliTest, ReportOrdersSizesAndSaysWhatTheMonitorsCovered) {
+  std::ofstream(dir_ + "sizes.yaml") << kSizesWindowed;
+  ASSERT_EQ(Cli("run '" + dir_ + "sizes.yaml' -q -o '" + dir_ + "run'"), 0) << output_;
+  ASSERT_EQ(Cli("report '" + dir_ + "run'"), 0) << output_;
+  const std::string page = ReadFile(dir_ + "run/report/report.html");
+  const size_t small = page.find("<td>&lt;10KB</td>");
+  const size_t medium = page.find("<td>10KB-100KB</td>");
+  const size_t large = page.find("<td>100KB-1MB</td>");
+  ASSERT_NE(small, std::string::npos) << page;
+  ASSERT_NE(medium, std::string::npos);
+  ASSERT_NE(large, std::string::npos);
+  EXPECT_LT(small, medium);
+  EXPECT_LT(medium, large);
+  EXPECT_NE(page.find("<td>drops total</td>"), std::string::npos);
+  EXPECT_EQ(page.find("<td>drops: "), std::string::npos);  // lossless: no cause happened
+  EXPECT_NE(page.find("Port throughput (monitored nodes only: 0, 4)"), std::string::npos);
 }
 
 TEST_F(ReportCliTest, CompareTwoRunsWritesTable) {

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -231,18 +232,117 @@ points:
   ASSERT_EQ(lines.size(), 4u);
   EXPECT_EQ(lines[0],
             "point,dir,switch.pfc.priorities,host.cc,status,flows_total,flows_completed,"
-            "slowdown_p50,slowdown_p95,slowdown_p99,slowdown_mean,slowdown_p99_lt10KB,drops_total,"
-            "pause_frames_sent,ecn_marks,cnps_sent,sim_seconds,events,cpu_seconds");
+            "flows_incomplete,flows_incomplete_fraction,slowdown_p50,slowdown_p95,slowdown_p99,"
+            "slowdown_mean,slowdown_p99_lt10KB,drops_total,pause_frames_sent,ecn_marks,cnps_sent,"
+            "sim_seconds,events,seeds,flows_incomplete_fraction_mean,"
+            "flows_incomplete_fraction_ci95,slowdown_p50_mean,slowdown_p50_ci95,"
+            "slowdown_p95_mean,slowdown_p95_ci95,slowdown_p99_mean,slowdown_p99_ci95,"
+            "slowdown_mean_mean,slowdown_mean_ci95,slowdown_p99_lt10KB_mean,"
+            "slowdown_p99_lt10KB_ci95,drops_total_mean,drops_total_ci95,pause_frames_sent_mean,"
+            "pause_frames_sent_ci95,ecn_marks_mean,ecn_marks_ci95,cnps_sent_mean,cnps_sent_ci95,"
+            "cpu_seconds");
+  // One seed per point: the mean is the value and there is no interval.
   EXPECT_EQ(lines[1],
-            "0,p0000_switch.pfc.priorities=-3-,[3],hpcc,ok,2,2,1.5,2,2.25,1.75,2.25,0,7,3,1,1e-05,"
-            "99,0.5");
-  EXPECT_EQ(lines[2], "1,p0001_switch.pfc.priorities=-3--4-,\"[3, 4]\",hpcc,failed,,,,,,,,,,,,,,");
-  EXPECT_EQ(lines[3], "2,p0002_host.cc=dcqcn,,dcqcn,not_run,,,,,,,,,,,,,,");
+            "0,p0000_switch.pfc.priorities=-3-,[3],hpcc,ok,2,2,0,0,1.5,2,2.25,1.75,2.25,0,7,3,1,"
+            "1e-05,99,1,0,,1.5,,2,,2.25,,1.75,,2.25,,0,,7,,3,,1,,0.5");
+  const std::string empty_results(15, ','), empty_statistics(20, ',');
+  EXPECT_EQ(lines[2], "1,p0001_switch.pfc.priorities=-3--4-,\"[3, 4]\",hpcc,failed" +
+                          empty_results + ",0" + empty_statistics + ",");
+  EXPECT_EQ(lines[3],
+            "2,p0002_host.cc=dcqcn,,dcqcn,not_run" + empty_results + ",0" + empty_statistics + ",");
 
   // Outcomes survive the trip through JSON that MPI ranks send to rank 0.
   std::vector<PointOutcome> merged(3);
   MergeOutcomes(nlohmann::json::parse(OutcomesToJson(outcomes, {0, 1}).dump()), merged);
   EXPECT_EQ(SweepCsv(spec, pts, merged), SweepCsv(spec, pts, outcomes));
+}
+
+// The cells of column `name` of a CSV table, one per data row.
+std::vector<std::string> ColumnOf(const std::vector<std::string>& lines, const std::string& name) {
+  const std::vector<std::string> header = Split(lines.at(0));
+  const auto it = std::find(header.begin(), header.end(), name);
+  EXPECT_NE(it, header.end()) << "no column " << name << " in " << lines.at(0);
+  std::vector<std::string> out;
+  if (it == header.end()) return out;
+  for (size_t i = 1; i < lines.size(); ++i) out.push_back(Split(lines[i]).at(it - header.begin()));
+  return out;
+}
+
+nlohmann::json Summary(int total, int completed, double p99, int drops) {
+  return {{"flows", {{"total", total}, {"completed", completed}}},
+          {"slowdown", {{"p50", 1}, {"p95", p99}, {"p99", p99}, {"mean", 1}}},
+          {"drops", {{"total", drops}}},
+          {"pfc", {{"pause_frames_sent", 0}}},
+          {"ecn_marks", 0},
+          {"cnps_sent", 0},
+          {"sim_seconds", 0.001},
+          {"events", 10},
+          {"run", {{"cpu_seconds", 0.1}}}};
+}
+
+// Points that differ only in their seed are one point repeated: each row
+// carries the mean and Student-t 95% half-width over the group, computed by
+// hand here.
+TEST_F(SweepCsvTest, MeanAndConfidenceIntervalOverSeeds) {
+  const SweepSpec spec = Parse(R"(base: base.yaml
+grid:
+  traffic.0.load: [30%, 50%]
+  seed: [1, 2, 3]
+)");
+  const std::vector<SweepPoint> pts = ExpandPoints(spec);
+  ASSERT_EQ(pts.size(), 6u);
+  std::vector<PointOutcome> outcomes(6);
+  // 30%: p99 slowdowns 2, 3, 7; incomplete fractions 1/4, 0, 2/4.
+  outcomes[0] = {PointStatus::kOk, SummaryRow(Summary(4, 3, 2, 10))};
+  outcomes[1] = {PointStatus::kOk, SummaryRow(Summary(4, 4, 3, 14))};
+  outcomes[2] = {PointStatus::kOk, SummaryRow(Summary(4, 2, 7, 0))};
+  // 50%: one seed failed, one completed no flow (its slowdown is not a
+  // number and must not enter the mean), one ok.
+  outcomes[3].status = PointStatus::kFailed;
+  outcomes[4] = {PointStatus::kOk, SummaryRow(Summary(4, 0, 0, 5))};
+  outcomes[5] = {PointStatus::kOk, SummaryRow(Summary(4, 4, 5, 7))};
+  const std::vector<std::string> lines = Lines(SweepCsv(spec, pts, outcomes));
+  ASSERT_EQ(lines.size(), 7u);
+
+  // Percentages are numbers.
+  EXPECT_EQ(ColumnOf(lines, "traffic.0.load"),
+            (std::vector<std::string>{"0.3", "0.3", "0.3", "0.5", "0.5", "0.5"}));
+  EXPECT_EQ(ColumnOf(lines, "flows_incomplete"),
+            (std::vector<std::string>{"1", "0", "2", "", "4", "0"}));
+  EXPECT_EQ(ColumnOf(lines, "flows_incomplete_fraction"),
+            (std::vector<std::string>{"0.25", "0", "0.5", "", "1", "0"}));
+  EXPECT_EQ(ColumnOf(lines, "slowdown_p99"),
+            (std::vector<std::string>{"2.0", "3.0", "7.0", "", "", "5.0"}));
+  EXPECT_EQ(ColumnOf(lines, "seeds"), (std::vector<std::string>{"3", "3", "3", "2", "2", "2"}));
+
+  // 30%: mean (2+3+7)/3 = 4; s = sqrt((4+1+9)/2) = sqrt(7); t(0.975, 2) =
+  // 4.302652730; half-width 4.302652730 * sqrt(7) / sqrt(3) = 6.572410608.
+  const std::vector<std::string> mean = ColumnOf(lines, "slowdown_p99_mean");
+  const std::vector<std::string> ci = ColumnOf(lines, "slowdown_p99_ci95");
+  for (size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(mean[i], "4");
+    EXPECT_NEAR(std::stod(ci[i]), 6.572410608, 1e-8);
+  }
+  // 50%: only one seed has a slowdown: its value, no interval.
+  for (size_t i = 3; i < 6; ++i) {
+    EXPECT_EQ(mean[i], "5");
+    EXPECT_EQ(ci[i], "");
+  }
+  // Incomplete fraction at 30%: mean 0.25, s = 0.25, 4.302652730 * 0.25 /
+  // sqrt(3) = 0.621034428. At 50%: 1 and 0, mean 0.5, s = sqrt(0.5),
+  // t(0.975, 1) = 12.70620474, half-width 12.70620474 * 0.5 = 6.35310237.
+  const std::vector<std::string> frac_mean = ColumnOf(lines, "flows_incomplete_fraction_mean");
+  const std::vector<std::string> frac_ci = ColumnOf(lines, "flows_incomplete_fraction_ci95");
+  EXPECT_EQ(frac_mean[0], "0.25");
+  EXPECT_NEAR(std::stod(frac_ci[0]), 0.621034428, 1e-8);
+  EXPECT_EQ(frac_mean[4], "0.5");
+  EXPECT_NEAR(std::stod(frac_ci[4]), 6.35310237, 1e-7);
+  // Drops 10, 14, 0 -> mean 8; 5, 7 -> mean 6, half-width 12.70620474 * 1.
+  EXPECT_EQ(ColumnOf(lines, "drops_total_mean")[1], "8");
+  EXPECT_EQ(ColumnOf(lines, "drops_total_mean")[5], "6");
+  EXPECT_NEAR(std::stod(ColumnOf(lines, "drops_total_ci95")[5]), 12.70620474, 1e-7);
+  // cpu_seconds stays the last column.
+  EXPECT_EQ(Split(lines[0]).back(), "cpu_seconds");
 }
 
 // ---------------------------------------------------------------------------
@@ -319,6 +419,8 @@ TEST_F(SweepCliTest, RunsEveryPointAndWritesSweepCsv) {
                                              "status",
                                              "flows_total",
                                              "flows_completed",
+                                             "flows_incomplete",
+                                             "flows_incomplete_fraction",
                                              "slowdown_p50",
                                              "slowdown_p95",
                                              "slowdown_p99",
@@ -330,8 +432,10 @@ TEST_F(SweepCliTest, RunsEveryPointAndWritesSweepCsv) {
                                              "cnps_sent",
                                              "sim_seconds",
                                              "events",
-                                             "cpu_seconds"};
-  EXPECT_EQ(header, expected);
+                                             "seeds"};
+  ASSERT_GT(header.size(), expected.size());
+  EXPECT_EQ(std::vector<std::string>(header.begin(), header.begin() + expected.size()), expected);
+  EXPECT_EQ(header.back(), "cpu_seconds");
   const std::vector<std::vector<std::string>> params = {{"dcqcn", "4KB", ""},
                                                         {"dcqcn", "8KB", ""},
                                                         {"hpcc", "4KB", ""},
@@ -344,11 +448,18 @@ TEST_F(SweepCliTest, RunsEveryPointAndWritesSweepCsv) {
     EXPECT_EQ(row[1], kPointDirs[i]);
     EXPECT_EQ((std::vector<std::string>{row[2], row[3], row[4]}), params[i]);
     EXPECT_EQ(row[5], "ok");
-    EXPECT_EQ(row[6], "2");                              // flows_total
-    EXPECT_EQ(row[7], "2");                              // flows_completed
-    EXPECT_GE(std::stod(row[10]), 1.0) << lines[i + 1];  // slowdown_p99
-    EXPECT_GT(std::stoll(row[18]), 0) << lines[i + 1];   // events
   }
+  EXPECT_EQ(ColumnOf(lines, "flows_total"), std::vector<std::string>(5, "2"));
+  EXPECT_EQ(ColumnOf(lines, "flows_completed"), std::vector<std::string>(5, "2"));
+  EXPECT_EQ(ColumnOf(lines, "flows_incomplete"), std::vector<std::string>(5, "0"));
+  // No point repeats another over seeds: one seed each, the mean is the value.
+  EXPECT_EQ(ColumnOf(lines, "seeds"), std::vector<std::string>(5, "1"));
+  const std::vector<std::string> p99s = ColumnOf(lines, "slowdown_p99");
+  const std::vector<std::string> means = ColumnOf(lines, "slowdown_p99_mean");
+  ASSERT_EQ(means.size(), p99s.size());
+  for (size_t i = 0; i < p99s.size(); ++i) EXPECT_EQ(std::stod(means[i]), std::stod(p99s[i]));
+  for (const std::string& p99 : ColumnOf(lines, "slowdown_p99")) EXPECT_GE(std::stod(p99), 1.0);
+  for (const std::string& events : ColumnOf(lines, "events")) EXPECT_GT(std::stoll(events), 0);
 }
 
 TEST_F(SweepCliTest, RerunSkipsFinishedPointsAndRerunsOnlyADeletedOne) {
@@ -458,9 +569,57 @@ TEST_F(SweepCliTest, CompareReadsSweepCsv) {
   ASSERT_EQ(Run("sweep '" + sweep + "' -j 2 -o '" + dir_ + "out'").exit_code, 0);
   const CliResult r = Run("compare '" + dir_ + "out'");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("slowdown_p99 vs host.cc (lines: traffic.0.size, seed)"),
+  // The seed is what repeats a point, not a line of its own.
+  EXPECT_NE(r.output.find("slowdown_p99 vs host.cc (lines: traffic.0.size), mean and 95% CI over "
+                          "seeds"),
             std::string::npos)
       << r.output;
+}
+
+// Two seeds per point: sweep.csv has the mean and interval, and `rocesim
+// compare` plots and tabulates them (one table row per point, seeds merged).
+TEST_F(SweepCliTest, CompareShowsMeanAndIntervalOverSeeds) {
+  std::vector<std::string> pythons = {"python3", "/usr/bin/python3", "/usr/local/bin/python3"};
+  if (const char* py = std::getenv("ROCESIM_PYTHON"); py != nullptr && *py != '\0') pythons = {py};
+  bool have_python = false;
+  for (const std::string& py : pythons) {
+    const std::string cmd = "'" + py + "' -c 'import matplotlib, numpy' >/dev/null 2>&1";
+    have_python = have_python || std::system(cmd.c_str()) == 0;
+  }
+  if (!have_python) GTEST_SKIP() << "no python3 with matplotlib and numpy";
+  // Poisson traffic, so seeds differ.
+  Write("poisson.yaml", R"(name: tiny-poisson
+duration: 20ms
+topology: {type: star, hosts: 8}
+traffic:
+  - {type: poisson, load: 30%, cdf: websearch, span: 1ms}
+)");
+  const std::string sweep = Write("sweep.yaml", R"(base: poisson.yaml
+grid:
+  traffic.0.load: [20%, 40%]
+  seed: [1, 2]
+)");
+  ASSERT_EQ(Run("sweep '" + sweep + "' -j 2 -o '" + dir_ + "out'").exit_code, 0);
+  const std::vector<std::string> lines = Lines(ReadFile(dir_ + "out/sweep.csv"));
+  ASSERT_EQ(lines.size(), 5u);
+  EXPECT_EQ(ColumnOf(lines, "traffic.0.load"),
+            (std::vector<std::string>{"0.2", "0.2", "0.4", "0.4"}));
+  EXPECT_EQ(ColumnOf(lines, "seeds"), std::vector<std::string>(4, "2"));
+  // The mean of the two seeds' values, on both rows of the point.
+  const std::vector<std::string> p99 = ColumnOf(lines, "slowdown_p99");
+  const std::vector<std::string> mean = ColumnOf(lines, "slowdown_p99_mean");
+  EXPECT_NEAR(std::stod(mean[0]), (std::stod(p99[0]) + std::stod(p99[1])) / 2, 1e-12);
+  EXPECT_EQ(mean[1], mean[0]);
+  EXPECT_FALSE(ColumnOf(lines, "slowdown_p99_ci95")[0].empty());
+
+  const CliResult r = Run("compare '" + dir_ + "out'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("slowdown_p99 vs traffic.0.load, mean and 95% CI over seeds"),
+            std::string::npos)
+      << r.output;
+  const std::string page = ReadFile(dir_ + "out/compare/compare.html");
+  EXPECT_NE(page.find("\u00b1"), std::string::npos);  // mean ± interval cells
+  EXPECT_TRUE(fs::exists(dir_ + "out/compare/sweep_out.png"));
 }
 
 }  // namespace

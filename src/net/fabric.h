@@ -105,6 +105,7 @@ struct Fabric {
     return link_rngs[port];
   }
   uint32_t flows_finished = 0;
+  int64_t bytes_finished = 0;  // their sizes summed: the progress line's measure of work done
   // Faults and defences (src/ops/): the ops log, and whether the switch
   // watchdog watches pause episodes.
   OpsLog ops;

@@ -476,6 +476,7 @@ void Nic::Complete(Fabric& f, Flow& flow) {
   flow.finish = f.now;
   Deactivate(flow);
   f.flows_finished++;
+  f.bytes_finished += flow.size_bytes;
   if (!f.deps.Empty()) f.deps.SenderDone(f, flow.id);
 }
 

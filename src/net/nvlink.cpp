@@ -34,6 +34,7 @@ void NvlinkDomain::Complete(Fabric& f, uint32_t id) {
   fl.sent = fl.received = fl.finish = f.now;
   fl.rcv_next = fl.snd_una = fl.snd_nxt = fl.max_sent = fl.packets;
   f.flows_finished++;
+  f.bytes_finished += fl.size_bytes;
   if (!f.deps.Empty()) {
     f.deps.SenderSent(f, id);
     f.deps.ReceiverDone(f, id);

@@ -25,13 +25,15 @@ struct PartitionedRun::Shared {
     for (Slot& s : slots) {
       s.next.resize(n);
       s.finished.resize(n);
+      s.bytes_finished.resize(n);
       s.events.resize(n);
     }
   }
   struct Slot {
-    std::vector<Time> next;          // per local partition: its earliest pending event
-    std::vector<uint64_t> finished;  // ... flows finished
-    std::vector<uint64_t> events;    // ... events counted
+    std::vector<Time> next;               // per local partition: its earliest pending event
+    std::vector<uint64_t> finished;       // ... flows finished
+    std::vector<int64_t> bytes_finished;  // ... and their bytes (progress line only)
+    std::vector<uint64_t> events;         // ... events counted
   };
   std::array<Slot, 2> slots;
   SpinBarrier sync;
@@ -125,6 +127,7 @@ void PartitionedRun::RunPartition(uint32_t t, const Simulation::ProgressFn& prog
     Shared::Slot& slot = sh.slots[window & 1];
     slot.next[t] = std::min(sim.NextEventTime(), f.outbox_min_arrive);
     slot.finished[t] = f.flows_finished;
+    slot.bytes_finished[t] = f.bytes_finished;
     slot.events[t] = sim.CountedEvents();
     f.outbox_min_arrive = kTimeMax;
     sh.sync.Wait();
@@ -173,7 +176,17 @@ void PartitionedRun::RunPartition(uint32_t t, const Simulation::ProgressFn& prog
     }
     if (t == 0 && progress && events - reported >= 0x10000) {
       reported = events;
-      progress(std::min(start, until), events);
+      // The finished bytes of this process's partitions: the whole job's
+      // without MPI; under MPI (not exchanged) the ETA goes by time alone.
+      int64_t bytes = 0;
+      for (int64_t b : sh.slots[last & 1].bytes_finished) bytes += b;
+      progress({.now = std::min(start, until),
+                .events = events,
+                .flows_finished = finished,
+                .flows_total = total_flows,
+                .bytes_finished = exchange_ ? 0 : bytes,
+                .bytes_total = exchange_ ? 0 : sim.OfferedBytes(),
+                .traffic_start = sim.TrafficStart()});
     }
     if (total_flows > 0 && finished == total_flows) break;
     if (start == kTimeMax || start > until) break;

@@ -735,10 +735,33 @@ void Simulation::RunEvents(Time stop, const ProgressFn& progress) {
     ++events;
     if (report && (events & 0xFFFF) == 0) [[unlikely]] {
       events_ = events;
-      progress(f.now, events);
+      progress({.now = f.now,
+                .events = events,
+                .flows_finished = f.flows_finished,
+                .flows_total = f.flows.size(),
+                .bytes_finished = f.bytes_finished,
+                .bytes_total = OfferedBytes(),
+                .traffic_start = TrafficStart()});
     }
   }
   events_ = events;
+}
+
+Time Simulation::TrafficStart() const {
+  if (traffic_start_ < 0) {
+    traffic_start_ = kTimeMax;
+    offered_bytes_ = 0;
+    for (const Flow& flow : fabric_.flows) {
+      traffic_start_ = std::min(traffic_start_, flow.start);
+      offered_bytes_ += flow.size_bytes;
+    }
+  }
+  return traffic_start_;
+}
+
+int64_t Simulation::OfferedBytes() const {
+  TrafficStart();
+  return offered_bytes_;
 }
 
 RunStats Simulation::Run(const ProgressFn& progress) {

@@ -14,6 +14,7 @@
 #include "net/fabric_layout.h"
 #include "ops/deadlock.h"
 #include "scenario/scenario.h"
+#include "sim/run_progress.h"
 #include "stats/collective_ideal.h"
 #include "stats/ideal_fct.h"
 #include "stats/monitor.h"
@@ -56,8 +57,8 @@ class Simulation {
              const PartitionPlace& place);
   ~Simulation();
 
-  // progress(now, events) is called about every 64k events.
-  using ProgressFn = std::function<void(Time now, uint64_t events)>;
+  // progress(where the run stands) is called about every 64k events.
+  using ProgressFn = std::function<void(const RunProgress&)>;
   RunStats Run(const ProgressFn& progress = nullptr);
   // Processes events up to simulated time `until` (tests and tools that
   // sample the fabric mid-run). Returns false once nothing is left to do:
@@ -82,6 +83,11 @@ class Simulation {
   void RunEvents(Time stop, const ProgressFn& progress);
   // Events run so far that this replica counts.
   uint64_t CountedEvents() const { return events_ - uncounted_; }
+  // The earliest start of any flow (every replica has every flow), or
+  // kTimeMax without flows: where the progress line's work begins.
+  Time TrafficStart() const;
+  // Bytes of all flows together.
+  int64_t OfferedBytes() const;
   // A partition's deadlock detector: given this partition's part of the
   // wait-for graph at a sample, returns every partition's (a collective).
   using DeadlockExchange = std::function<std::vector<DeadlockSample>(DeadlockSample)>;
@@ -146,6 +152,8 @@ class Simulation {
   DeadlockExchange deadlock_exchange_;
   std::unique_ptr<Monitor> monitor_;
   uint64_t events_ = 0;
+  mutable Time traffic_start_ = -1;  // TrafficStart() and OfferedBytes(), once known
+  mutable int64_t offered_bytes_ = 0;
   std::vector<uint32_t> start_order_;  // flow ids by start time (the arrival cursor)
   std::vector<CcKind> flow_cc_;
   std::vector<std::string> flow_tags_;
