@@ -54,10 +54,8 @@ void EcnWarnings(const Scenario& sc, const std::map<CcKind, std::vector<std::str
       off = "host.ecn_capable is false (switches never mark its packets)";
     }
     if (off.empty()) continue;
-    out.push_back(
-        fmt::format("{} reacts to ECN marks but {}: {} will run at its start rate "
-                    "whatever the congestion ({})",
-                    CcName(cc), off, CcName(cc), Entries(entries)));
+    out.push_back(fmt::format("{} reacts to ECN marks but {}: it never learns of congestion ({})",
+                              CcName(cc), off, Entries(entries)));
   }
 }
 
@@ -128,11 +126,11 @@ std::vector<std::string> RunWarnings(const Scenario& sc, uint64_t lossy_drops) {
   }
   if (entries.empty()) return {};
   return {
-      fmt::format("PFC is on (lossless priorities {}) but {} send on priorit{} {}, which PFC "
+      fmt::format("PFC is on (lossless priorities {}) but {} send{} on priorit{} {}, which PFC "
                   "does not protect, and the run dropped {} packets to full buffers or WRED: "
                   "that traffic was not lossless",
-                  fmt::join(lossless, ", "), Entries(entries), unprotected.size() > 1 ? "ies" : "y",
-                  fmt::join(unprotected, ", "), lossy_drops)};
+                  fmt::join(lossless, ", "), Entries(entries), entries.size() > 1 ? "" : "s",
+                  unprotected.size() > 1 ? "ies" : "y", fmt::join(unprotected, ", "), lossy_drops)};
 }
 
 }  // namespace rocesim
