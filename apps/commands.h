@@ -18,6 +18,8 @@ struct RunOptions {
   std::optional<uint64_t> seed;
   std::vector<std::string> sets;
   bool quiet = false;
+  bool verbose = false;  // -v: fabric size, traffic expansion, partitioning
+  bool check = false;    // --check: validate and build, simulate nothing
   uint32_t threads = 1;  // partitions on this machine (sim/partitioned_run.h)
 };
 int RunCommand(const RunOptions& options);
@@ -41,5 +43,9 @@ struct SweepOptions {
   bool dry_run = false;  // validate and list the points, run nothing
 };
 int SweepCommand(const SweepOptions& options);
+
+// `rocesim params`: every scenario key with its default and unit
+// (scenario/scenario_params.h).
+int ParamsCommand();
 
 }  // namespace rocesim

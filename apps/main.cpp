@@ -1,16 +1,21 @@
 // The rocesim command line. Subcommands (one file each, apps/commands.h):
-//   run SCENARIO.yaml [-o DIR] [--seed N] [--set key.path=value ...] [-q] [--threads T]
+//   run SCENARIO.yaml [-o DIR] [--seed N] [--set key.path=value ...] [-q | -v] [--threads T]
+//       [--check]   (validate and build only)
 //       (also under mpirun: one run partitioned over the ranks)
 //   report DIR / compare DIR...   (python/rocesim_report.py)
 //   import-hpcc CONFIG -o SCENARIO.yaml
 //   import-aicb WORKLOAD.txt -o SCENARIO.yaml
+//   params   (every scenario key, its default and unit)
 //   sweep SWEEP.yaml [-j N] [-o DIR] [--mpi] [--threads T] [--dry-run]   (docs/sweep.md)
 // Exit status: 0 success, 2 bad scenario, input file or usage, 1 any other
 // failure.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <charconv>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -18,6 +23,7 @@
 #include "apps/commands.h"
 #include "scenario/hpcc_config_import.h"
 #include "scenario/scenario_reader.h"
+#include "scenario/yaml_fields.h"
 #include "sim/partition.h"
 #include "sim/simulation.h"
 #include "topo/hpcc_topology_file.h"
@@ -31,6 +37,19 @@ int main(int argc, char** argv) {
                     std::strcmp(argv[1], "validate") == 0))
     return RunPythonTool(argc, argv);
 
+  // An unknown command: name it, with the closest one, rather than CLI11's
+  // "arguments were not expected".
+  const std::vector<std::string_view> commands = {"run",   "report", "compare",     "validate",
+                                                  "sweep", "params", "import-hpcc", "import-aicb"};
+  if (argc >= 2 && argv[1][0] != '-' &&
+      std::find(commands.begin(), commands.end(), argv[1]) == commands.end()) {
+    const std::string_view best = scenario_detail::ClosestMatch(argv[1], commands);
+    fmt::print(stderr, "rocesim: error: unknown command '{}'{}\n", argv[1],
+               best.empty() ? fmt::format("; commands are: {}", fmt::join(commands, ", "))
+                            : fmt::format("; did you mean '{}'?", best));
+    return 2;
+  }
+
   CLI::App app{"rocesim: a packet-level simulator of RoCEv2 / RDMA datacenter fabrics"};
   app.set_version_flag("--version", std::string("rocesim ") + ROCESIM_VERSION);
   app.require_subcommand(1);
@@ -40,11 +59,19 @@ int main(int argc, char** argv) {
   run->add_option("scenario", run_opts.file, "Scenario YAML file")->required();
   run->add_option("-o,--output", run_opts.out_dir,
                   "Results directory (default: output.dir or results/NAME)");
-  run->add_option("--seed", run_opts.seed, "Override the scenario's seed");
+  std::string seed_text;  // parsed below: CLI11 would wrap "-1" to 2^64 - 1
+  run->add_option("--seed", seed_text, "Override the scenario's seed (0 to 2^64 - 1)");
   run->add_option("--set", run_opts.sets, "Override a field: key.path=value (repeatable)")
       ->take_last()
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  run->add_flag("-q,--quiet", run_opts.quiet, "Print nothing but errors");
+  CLI::Option* quiet = run->add_flag("-q,--quiet", run_opts.quiet, "Print nothing but errors");
+  run->add_flag("-v,--verbose", run_opts.verbose,
+                "Print more: the fabric's size, each traffic entry's flows and bytes, the "
+                "partitioning")
+      ->excludes(quiet);
+  run->add_flag("--check", run_opts.check,
+                "Validate the scenario and build its fabric and flows, simulate nothing: prints "
+                "hosts, switches, links, flows and partitions (exit 0, or 2 on an error)");
   run->add_option("-t,--threads", run_opts.threads,
                   "Partition the fabric over T threads (per MPI rank under mpirun); the "
                   "results are identical to a serial run's")
@@ -85,6 +112,8 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1024));
   import_aicb->add_option("--iterations", aicb_opts.iterations, "Training iterations (default 1)")
       ->check(CLI::Range(1, 1000000));
+  CLI::App* params = app.add_subcommand(
+      "params", "List every scenario key with its default and unit (docs/scenario.md)");
   SweepOptions sweep_opts;
   CLI::App* sweep = app.add_subcommand(
       "sweep", "Run a scenario over a grid of parameter values in parallel; writes sweep.csv");
@@ -108,7 +137,20 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
+  if (run->count("--seed") > 0) {
+    // Digits only, within uint64: a sign or an overflow is a mistake, not a seed.
+    uint64_t seed = 0;
+    const char* end = seed_text.data() + seed_text.size();
+    const auto [ptr, ec] = std::from_chars(seed_text.data(), end, seed);
+    if (seed_text.empty() || ec != std::errc() || ptr != end) {
+      fmt::print(stderr, "rocesim: error: --seed: expected an integer from 0 to {}, got '{}'\n",
+                 std::numeric_limits<uint64_t>::max(), seed_text);
+      return 2;
+    }
+    run_opts.seed = seed;
+  }
   try {
+    if (params->parsed()) return ParamsCommand();
     if (run->parsed()) return RunCommand(run_opts);
     if (import->parsed()) return ImportHpccCommand(config, import_out);
     if (import_aicb->parsed()) return ImportAicbCommand(aicb_file, aicb_out, aicb_opts);

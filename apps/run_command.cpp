@@ -13,7 +13,9 @@
 
 #include "apps/commands.h"
 #include "apps/mpi_rank_exchange.h"
+#include "apps/run_details.h"
 #include "scenario/scenario_reader.h"
+#include "scenario/scenario_warnings.h"
 #include "sim/partitioned_run.h"
 #include "sim/run_progress.h"
 #include "sim/simulation.h"
@@ -22,12 +24,35 @@
 namespace rocesim {
 namespace {
 
-void PrintSummary(const nlohmann::json& s, const std::string& dir) {
+// A slowdown statistic, or n/a when no flow completed (summary.json: null).
+std::string Stat(const nlohmann::json& v) {
+  return v.is_number() ? fmt::format("{:.3f}", v.get<double>()) : "n/a";
+}
+
+// DCQCN that takes congestion from ECN-echo ACKs (the `hpcc-sim` preset,
+// dcqcn.signal: ack_ecn) sends no CNPs: "cnps sent 0" is then no sign that
+// nothing was signalled.
+bool SignalsOnAcks(const Scenario& sc) {
+  if (sc.host.dcqcn.mode != DcqcnMode::kAckEcnEcho) return false;
+  if (sc.host.cc == CcKind::kDcqcn) return true;
+  for (const TrafficSpec& t : sc.traffic) {
+    if (t.cc == CcKind::kDcqcn) return true;
+    for (const FlowSpec& f : t.flows)
+      if (f.cc == CcKind::kDcqcn) return true;
+  }
+  return false;
+}
+
+void PrintSummary(const nlohmann::json& s, const std::string& dir, const Scenario& sc) {
   fmt::print("rocesim: {} (seed {})\n", s["name"].get<std::string>(), s["seed"].get<uint64_t>());
-  fmt::print("  flows     {}/{} completed   slowdown p50 {:.3f}  p95 {:.3f}  p99 {:.3f}\n",
-             s["flows"]["completed"].get<uint64_t>(), s["flows"]["total"].get<uint64_t>(),
-             s["slowdown"]["p50"].get<double>(), s["slowdown"]["p95"].get<double>(),
-             s["slowdown"]["p99"].get<double>());
+  const auto& sd = s["slowdown"];
+  if (s["flows"]["completed"].get<uint64_t>() == 0)
+    fmt::print("  flows     {}/{} completed   slowdown n/a (no completed flow)\n",
+               s["flows"]["completed"].get<uint64_t>(), s["flows"]["total"].get<uint64_t>());
+  else
+    fmt::print("  flows     {}/{} completed   slowdown p50 {}  p95 {}  p99 {}\n",
+               s["flows"]["completed"].get<uint64_t>(), s["flows"]["total"].get<uint64_t>(),
+               Stat(sd["p50"]), Stat(sd["p95"]), Stat(sd["p99"]));
   // Drops by cause: only the causes that happened (summary.json has them all).
   std::string causes;
   for (const auto& [cause, n] : s["drops"].items())
@@ -38,8 +63,11 @@ void PrintSummary(const nlohmann::json& s, const std::string& dir) {
   fmt::print("  pfc       pause frames sent {}, received {}\n",
              s["pfc"]["pause_frames_sent"].get<uint64_t>(),
              s["pfc"]["pause_frames_received"].get<uint64_t>());
-  fmt::print("  ecn       marks {}, cnps sent {}\n", s["ecn_marks"].get<uint64_t>(),
-             s["cnps_sent"].get<uint64_t>());
+  fmt::print("  ecn       marks {}, cnps sent {}{}\n", s["ecn_marks"].get<uint64_t>(),
+             s["cnps_sent"].get<uint64_t>(),
+             SignalsOnAcks(sc) ? " (DCQCN signal ack_ecn: congestion is signalled on ACKs, "
+                                 "not CNPs)"
+                               : "");
   if (s.contains("watchdog") && s.contains("deadlocks")) {
     const uint64_t triggers = s["watchdog"]["triggers"], restores = s["watchdog"]["restores"];
     if (triggers + restores + s["deadlocks"].size() > 0)
@@ -51,6 +79,14 @@ void PrintSummary(const nlohmann::json& s, const std::string& dir) {
              s["sim_seconds"].get<double>() * 1e3, s["events"].get<uint64_t>(),
              r["wall_seconds"].get<double>(), r["events_per_second"].get<double>() / 1e6);
   fmt::print("  results   {}/\n", dir);
+}
+
+// The end-of-run warnings: those of the summary the scenario did not give
+// at the start.
+void PrintRunWarnings(const nlohmann::json& summary, size_t already_printed) {
+  const auto& w = summary["warnings"];
+  for (size_t i = already_printed; i < w.size(); ++i)
+    fmt::print(stderr, "rocesim: warning: {}\n", w[i].get<std::string>());
 }
 
 }  // namespace
@@ -72,6 +108,12 @@ void CheckWritable(const std::string& dir) {
 
 int RunCommand(const RunOptions& o) {
   const Scenario scenario = LoadScenario(o.file, o.sets, o.seed);
+  const std::vector<std::string> warnings = ScenarioWarnings(scenario);
+  if (o.check) {
+    PrintWarnings(warnings);
+    CheckScenario(scenario, o.threads);
+    return 0;
+  }
   std::string out_dir = o.out_dir;
   if (out_dir.empty())
     out_dir = scenario.output.dir.empty() ? "results/" + scenario.name : scenario.output.dir;
@@ -84,15 +126,24 @@ int RunCommand(const RunOptions& o) {
     std::filesystem::create_directories(out_dir);
     CheckWritable(out_dir);
   }
+  if (!quiet) PrintWarnings(warnings);
   ProgressLine progress(scenario.duration, !quiet && isatty(STDERR_FILENO));
   auto update = [&](const RunProgress& p) { progress.Update(p); };
   if (o.threads <= 1 && !ranks) {
     Simulation sim(scenario);
+    if (o.verbose && !quiet) {
+      PrintRunDetails(sim);
+      fmt::print(stderr, "rocesim: 1 partition (serial run)\n");
+    }
     sim.EnableMonitors(out_dir);
     const RunStats stats = sim.Run(update);
     progress.Clear();
     WriteResults(sim, stats, out_dir);
-    if (!quiet) PrintSummary(BuildSummary(sim, stats), out_dir);
+    if (!quiet) {
+      const nlohmann::json summary = BuildSummary(sim, stats);
+      PrintRunWarnings(summary, warnings.size());
+      PrintSummary(summary, out_dir, scenario);
+    }
     return 0;
   }
   if (!quiet && o.threads > std::thread::hardware_concurrency())
@@ -102,6 +153,7 @@ int RunCommand(const RunOptions& o) {
                o.threads, std::thread::hardware_concurrency());
   PartitionedRun run(scenario, o.threads, ranks.get());
   run.EnableMonitors(out_dir);
+  if (o.verbose && !quiet) PrintRunDetails(run.result());
   if (!quiet)
     fmt::print(stderr, "rocesim: {} ({} rank{} x {} thread{})\n",
                run.partitioning().Describe(run.result().quantum()), ranks ? ranks->Ranks() : 1,
@@ -113,7 +165,11 @@ int RunCommand(const RunOptions& o) {
                run.Balance());
   if (!writer) return 0;
   WriteResults(run.result(), stats, out_dir);
-  if (!quiet) PrintSummary(BuildSummary(run.result(), stats), out_dir);
+  if (!quiet) {
+    const nlohmann::json summary = BuildSummary(run.result(), stats);
+    PrintRunWarnings(summary, warnings.size());
+    PrintSummary(summary, out_dir, scenario);
+  }
   return 0;
 }
 

@@ -176,7 +176,11 @@ def summary_rows(s):
     add("flows completed", "flows.completed")
     add("flows incomplete", "flows.incomplete")
     for p in ("p50", "p95", "p99", "mean", "max"):
-        add(f"slowdown {p}", f"slowdown.{p}")
+        # null in summary.json: no flow completed, so there is no statistic.
+        if isinstance(g(s, "slowdown"), dict) and g(s, f"slowdown.{p}") is None:
+            rows.append((f"slowdown {p}", "n/a (no completed flow)"))
+        else:
+            add(f"slowdown {p}", f"slowdown.{p}")
     drops = g(s, "drops", {})
     if isinstance(drops, dict):
         rows.append(("drops total", _num(drops.get("total"))))

@@ -476,6 +476,17 @@ print(json.dumps({
         self.assertEqual(got["qty"], [400_000, 4096, 20e-6, 100e9, 0.0625, 0.2, None])
         self.assertEqual(got["size"], ["999B", "250KB", "1.5MB"])
 
+    def test_no_completed_flow_reads_n_a(self):
+        # summary.json holds null statistics when no flow completed.
+        got = py_eval("""
+import json, rocesim_report as rr
+rr._import_deps()
+s = {"flows": {"total": 1, "completed": 0},
+     "slowdown": {"p50": None, "p95": None, "p99": None, "mean": None, "max": None}}
+print(json.dumps(dict(rr.summary_rows(s))))""")
+        self.assertEqual(got["slowdown p50"], "n/a (no completed flow)")
+        self.assertEqual(got["flows completed"], "0")
+
     def test_flow_throughput_from_snd_una(self):
         make_run(self.path("run"))
         got = py_eval(f"""

@@ -213,4 +213,46 @@ double ParseFraction(std::string_view text) {
   return value;
 }
 
+namespace {
+struct UnitName {
+  const char* name;
+  int64_t multiplier;
+};
+// Largest first: the first unit that divides the value exactly.
+std::string FormatExact(int64_t v, std::initializer_list<UnitName> units) {
+  for (const UnitName& u : units)
+    if (v != 0 && v % u.multiplier == 0) return std::to_string(v / u.multiplier) + u.name;
+  return std::to_string(v) + (units.end() - 1)->name;
+}
+}  // namespace
+
+std::string FormatTime(Time t) {
+  if (t == 0) return "0";  // ParseTime's one unitless value
+  return FormatExact(t, {{"s", kSecond},
+                         {"ms", kMillisecond},
+                         {"us", kMicrosecond},
+                         {"ns", kNanosecond},
+                         {"ps", kPicosecond}});
+}
+
+std::string FormatRate(int64_t bps) {
+  return FormatExact(bps, {{"Tbps", 1'000'000'000'000},
+                           {"Gbps", 1'000'000'000},
+                           {"Mbps", 1'000'000},
+                           {"Kbps", 1'000},
+                           {"bps", 1}});
+}
+
+std::string FormatSize(int64_t bytes) {
+  return FormatExact(bytes, {{"GB", 1'000'000'000}, {"MB", 1'000'000}, {"KB", 1'000}, {"B", 1}});
+}
+
+std::string FormatFraction(double value) {
+  char buf[400];
+  // Fixed notation, shortest that round-trips: ParseFraction reads no exponent.
+  const auto [end, ec] = std::to_chars(buf, buf + sizeof(buf), value, std::chars_format::fixed);
+  if (ec != std::errc()) return fmt::format("{}", value);
+  return std::string(buf, end);
+}
+
 }  // namespace rocesim

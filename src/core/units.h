@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 
 #include "core/time.h"
@@ -33,5 +34,16 @@ int64_t ParseSize(std::string_view text);
 
 // "1/16", "0.0625", "6.25%" -> value (>= 0; not limited to 1).
 double ParseFraction(std::string_view text);
+
+// The inverses, for writing a scenario back (resolved.yaml, `rocesim params`):
+// the largest unit that holds the value exactly, so the text parses back to
+// the same number ("10ms", "1500ns", "100Gbps", "32MB", "4097B"; a time of 0
+// is "0").
+std::string FormatTime(Time t);
+std::string FormatRate(int64_t bps);
+std::string FormatSize(int64_t bytes);
+// The shortest plain decimal ("0.0625", never "6.25e-02") that parses back
+// to the same double.
+std::string FormatFraction(double value);
 
 }  // namespace rocesim

@@ -102,6 +102,7 @@ std::shared_ptr<const FabricLayout> LayoutFabric(const Scenario& scenario) {
     next += degree[n];
   }
   l.host_nodes = topo.host_nodes;
+  l.tiers = topo.tier;
   for (uint32_t h = 0; h < topo.host_nodes.size(); ++h) {
     const uint32_t n = topo.host_nodes[h];
     l.nodes[n].index = h;

@@ -18,6 +18,7 @@
 #include "core/time.h"
 #include "scenario/scenario.h"
 #include "topo/routing.h"
+#include "topo/topology.h"
 
 namespace rocesim {
 
@@ -61,6 +62,7 @@ struct FabricLayout {
   std::vector<PortLink> ports;        // by PortId: each node's ports contiguous, in link order
   std::vector<uint32_t> host_nodes;   // host id -> node id
   std::vector<int32_t> switch_index;  // node -> switch index, -1 for hosts
+  std::vector<NodeTier> tiers;        // node -> its tier (nodes.csv)
   uint32_t num_switches = 0;
   // adjacency[node]: (local port, neighbour node), what Routing::Build searches.
   std::vector<std::vector<std::pair<uint16_t, uint32_t>>> adjacency;

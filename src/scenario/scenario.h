@@ -372,6 +372,10 @@ struct CdfPoint {
 struct TrafficSpec {
   TrafficKind kind = TrafficKind::kFlows;
   std::vector<FlowSpec> flows;  // kFlows
+  // kFlows read from a file: "flow_file" or "dependency_file", and the
+  // file's absolute path ("" for an inline list).
+  std::string file_type;
+  std::string file;
   // kIncast: every sender sends size_bytes to receiver at start (+ i * period,
   // i < count).
   std::vector<int> senders;
@@ -397,6 +401,7 @@ struct TrafficSpec {
   double load = 0;
   Time span = 0;
   std::string cdf_name;
+  std::string cdf_source;  // the built-in name, or the file's absolute path
   std::vector<CdfPoint> cdf;
   // kPoisson: destinations uniform within the sender's group of `group_size`
   // consecutive participating hosts (0 = one group of all).

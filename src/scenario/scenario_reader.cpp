@@ -575,8 +575,25 @@ Scenario ParseScenarioText(const std::string& yaml_text, const std::string& disp
   return sc;
 }
 
+std::set<std::string> AcceptedKeys(const std::string& yaml_text) {
+  YAML::Node root = YAML::Load(yaml_text);
+  std::set<std::string> keys;
+  const std::vector<Override> none;
+  const std::string name = "<keys>", base;
+  Reader reader(name, base, none);
+  reader.RecordAcceptedKeys(&keys);
+  reader.Read(root);
+  return keys;
+}
+
 Scenario LoadScenario(const std::string& path, const std::vector<std::string>& set_overrides,
                       std::optional<uint64_t> seed_override) {
+  // An ifstream opens a directory and reads nothing: say what it is instead
+  // of reporting an empty scenario.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw ScenarioError(
+        fmt::format("'{}' is a directory, not a scenario file (expected a .yaml file)", path));
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     throw ScenarioError(

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -35,6 +36,11 @@ Scenario ParseScenarioText(const std::string& yaml_text, const std::string& disp
                            const std::string& base_dir,
                            const std::vector<std::string>& set_overrides,
                            std::optional<uint64_t> seed_override);
+
+// Every key the reader would accept in the maps it reads while parsing
+// `yaml_text` ("switch.ecn.kmin"; list entries as "traffic[].size"), for the
+// test that `rocesim params` lists them all.
+std::set<std::string> AcceptedKeys(const std::string& yaml_text);
 
 // Number of hosts the topology has (host ids are 0 .. count-1). For kFile this is
 // TopologyConfig::file_hosts, which the reader fills from the topology file.

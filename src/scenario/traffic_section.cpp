@@ -178,8 +178,10 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
     const Keys& builtin = BuiltinCdfNames();
     if (std::find(builtin.begin(), builtin.end(), t.cdf_name) != builtin.end()) {
       path = BuiltinCdfPath(t.cdf_name);
+      t.cdf_source = t.cdf_name;
     } else if (t.cdf_name.find_first_of("/.") != std::string::npos) {
       path = ResolvePath(cdf);
+      t.cdf_source = path;
     } else {
       const std::string_view best = ClosestMatch(t.cdf_name, builtin);
       Fail(cdf, fmt::format("unknown CDF \"{}\"; built-in CDFs are {} (a file name needs a '/' "
@@ -228,6 +230,8 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
     t.kind = TrafficKind::kFlows;
     const Field file = Require(m, "file", " (an HPCC-format flow list)");
     const std::string path = ResolvePath(file);
+    t.file_type = type;
+    t.file = path;
     try {
       t.flows = ReadHpccFlowFile(path, hosts_);
     } catch (const FlowFileError& e) {
@@ -248,6 +252,8 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
     t.kind = TrafficKind::kFlows;
     const Field file = Require(m, "file", " (a CSV or JSON dependency file)");
     const std::string path = ResolvePath(file);
+    t.file_type = type;
+    t.file = path;
     t.tag = "dependency";
     if (auto v = m.Get("tag")) t.tag = String(*v);
     if (auto v = m.Get("cc")) t.cc = ReadCcKind(*v);

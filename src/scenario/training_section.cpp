@@ -22,6 +22,7 @@ void Reader::ReadTraining(const Map& m, TrafficSpec& t) const {
   const Field file = Require(m, "file", " (a SimAI workload file, as AICB writes them)");
   t.training.file = String(file);
   const std::string path = ResolvePath(file);
+  t.file = path;
   std::shared_ptr<SimaiWorkload> w;
   try {
     w = std::make_shared<SimaiWorkload>(ReadSimaiWorkload(path));

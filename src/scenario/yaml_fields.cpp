@@ -84,6 +84,21 @@ std::optional<int64_t> ParseInt(std::string_view s) {
 }
 
 Map Reader::ReadMap(const Field& f, const Keys& allowed) const {
+  if (accepted_keys_ != nullptr) {
+    // List indices as "[]": "traffic.0" -> "traffic[]".
+    std::string path;
+    for (size_t start = 0; start <= f.path.size();) {
+      size_t dot = f.path.find('.', start);
+      if (dot == std::string::npos) dot = f.path.size();
+      const std::string part = f.path.substr(start, dot - start);
+      if (!part.empty() && ParseInt(part))
+        path += "[]";
+      else if (!part.empty())
+        path += (path.empty() ? "" : ".") + part;
+      start = dot + 1;
+    }
+    for (std::string_view key : allowed) accepted_keys_->insert(JoinPath(path, key));
+  }
   Map m{f, {}};
   if (f.node.IsNull()) return m;  // "switch:" with nothing under it = all defaults
   if (!f.node.IsMap()) Expected(f, "a map");

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -78,6 +79,8 @@ class Reader {
       : file_(file), base_dir_(base_dir), overrides_(overrides) {}
 
   Scenario Read(const YAML::Node& root);
+  // Collects every key each map read would accept (AcceptedKeys).
+  void RecordAcceptedKeys(std::set<std::string>* keys) { accepted_keys_ = keys; }
 
  private:
   // ---- locations and errors ----
@@ -178,6 +181,7 @@ class Reader {
   const std::string& file_;
   const std::string& base_dir_;
   const std::vector<Override>& overrides_;
+  std::set<std::string>* accepted_keys_ = nullptr;
   int hosts_ = 0;            // host count of the topology, once read
   int gpus_per_server_ = 1;  // ... and its GPU servers' size
 };

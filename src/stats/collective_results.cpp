@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
 #include "core/checked_write.h"
@@ -122,7 +123,8 @@ nlohmann::json CollectiveJobsJson(const Simulation& sim, const std::vector<Colle
     }
     if (IsTraining(t)) {
       const SimaiWorkload& w = *t.training.workload;
-      j["workload"] = {{"file", t.training.file},
+      // The file's name: the same whichever directory the scenario named it from.
+      j["workload"] = {{"file", std::filesystem::path(t.file).filename().string()},
                        {"loop", w.loop_name},
                        {"layers", w.layers.size()},
                        {"tp", w.tp},

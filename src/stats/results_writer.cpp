@@ -11,7 +11,10 @@
 
 #include "cc/cc_factory.h"
 #include "core/checked_write.h"
+#include "scenario/resolved_scenario.h"
+#include "scenario/scenario_warnings.h"
 #include "stats/collective_results.h"
+#include "stats/node_map.h"
 #include "stats/slowdown_stats.h"
 #include "workload/generators.h"
 
@@ -35,6 +38,14 @@ double Percentile(std::vector<double> values, double p) {
   return SortedPercentile(values, p);
 }
 
+std::vector<std::string> RunSummaryWarnings(const Scenario& sc, const Counters& c) {
+  std::vector<std::string> out = ScenarioWarnings(sc);
+  const uint64_t lossy_drops = c.drops[static_cast<size_t>(DropCause::kBufferFull)] +
+                               c.drops[static_cast<size_t>(DropCause::kWred)];
+  for (std::string& w : RunWarnings(sc, lossy_drops)) out.push_back(std::move(w));
+  return out;
+}
+
 nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
   const Fabric& f = sim.fabric();
   const Counters& c = f.counters;
@@ -53,11 +64,15 @@ nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
   j["flows"] = {{"total", f.flows.size()},
                 {"completed", completed},
                 {"incomplete", f.flows.size() - completed}};
-  j["slowdown"] = {{"p50", SortedPercentile(slowdowns, 50)},
-                   {"p95", SortedPercentile(slowdowns, 95)},
-                   {"p99", SortedPercentile(slowdowns, 99)},
-                   {"mean", mean},
-                   {"max", slowdowns.empty() ? 0.0 : slowdowns.back()}};
+  // No completed flow: the statistics are null, never a 0 that reads as a result.
+  const auto stat = [&](double v) {
+    return slowdowns.empty() ? nlohmann::json() : nlohmann::json(v);
+  };
+  j["slowdown"] = {{"p50", stat(SortedPercentile(slowdowns, 50))},
+                   {"p95", stat(SortedPercentile(slowdowns, 95))},
+                   {"p99", stat(SortedPercentile(slowdowns, 99))},
+                   {"mean", stat(mean)},
+                   {"max", stat(slowdowns.empty() ? 0.0 : slowdowns.back())}};
   std::vector<FlowOutcome> outcomes;
   for (const Flow& fl : f.flows)
     if (fl.Finished())
@@ -110,6 +125,7 @@ nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
   j["traffic"] = TrafficSummaryJson(sim.scenario(), HostLinkRates(*f.layout), &sim.entry_totals());
   if (!sim.collectives().empty()) j["jobs"] = CollectiveJobsJson(sim, CollectiveResults(sim));
   if (c.nvlink_bytes > 0) j["nvlink_bytes"] = c.nvlink_bytes;
+  j["warnings"] = RunSummaryWarnings(sim.scenario(), c);
   j["events"] = stats.events;
   j["sim_seconds"] = ToSeconds(stats.end_time);
   j["all_flows_done"] = stats.all_flows_done;
@@ -160,6 +176,8 @@ void WriteResults(const Simulation& sim, const RunStats& stats, const std::strin
     WriteFileChecked(dir + "/events.csv", out);
   }
   WriteFileChecked(dir + "/scenario.yaml", sim.scenario().yaml_as_run + "\n");
+  WriteFileChecked(dir + "/resolved.yaml", ResolvedScenarioYaml(sim.scenario()));
+  WriteNodeMap(*f.layout, dir);
 }
 
 }  // namespace rocesim

@@ -2,6 +2,8 @@
 //   flows.csv      one row per flow
 //   summary.json   counts, slowdown percentiles, drops, PFC, ECN, CNPs, cost
 //   scenario.yaml  the scenario exactly as run (after --set / --seed)
+//   resolved.yaml  every setting as resolved (scenario/resolved_scenario.h)
+//   nodes.csv, links.csv  node ids to tiers, and the cabling (stats/node_map.h)
 //   events.csv     time_ps,node,port,priority,event: fault starts/ends and
 //                  watchdog triggers/restores (src/ops/), when faults or
 //                  watchdogs are configured
@@ -22,6 +24,10 @@ double Percentile(std::vector<double> values, double p);
 // The same of a sample already sorted ascending (no copy: sort once, read
 // every percentile).
 double SortedPercentile(const std::vector<double>& sorted, double p);
+
+// Every warning of the run (scenario/scenario_warnings.h): the scenario's,
+// then the end-of-run ones; summary.json's `warnings`.
+std::vector<std::string> RunSummaryWarnings(const Scenario& sc, const Counters& c);
 
 nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats);
 void WriteResults(const Simulation& sim, const RunStats& stats, const std::string& dir);

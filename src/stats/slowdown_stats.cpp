@@ -36,13 +36,17 @@ nlohmann::json GroupStats(const std::vector<const FlowOutcome*>& group) {
   }
   const double n = static_cast<double>(s.size());
   std::sort(s.begin(), s.end());  // once, for every percentile
+  // An empty group has no statistics: null, never a 0 that reads as a result.
+  if (s.empty())
+    return {{"count", 0},      {"p50", nullptr}, {"p95", nullptr},        {"p99", nullptr},
+            {"mean", nullptr}, {"max", nullptr}, {"mean_fct_us", nullptr}};
   return {{"count", s.size()},
           {"p50", SortedPercentile(s, 50)},
           {"p95", SortedPercentile(s, 95)},
           {"p99", SortedPercentile(s, 99)},
-          {"mean", s.empty() ? 0.0 : sum / n},
-          {"max", s.empty() ? 0.0 : s.back()},
-          {"mean_fct_us", s.empty() ? 0.0 : fct / n}};
+          {"mean", sum / n},
+          {"max", s.back()},
+          {"mean_fct_us", fct / n}};
 }
 
 nlohmann::json GroupedSlowdowns(const std::vector<FlowOutcome>& flows) {

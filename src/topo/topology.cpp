@@ -5,11 +5,13 @@
 namespace rocesim {
 
 namespace {
-// Appends `count` nodes of one kind and returns the id of the first.
-uint32_t AddNodes(Topology& t, uint32_t count, bool is_switch) {
+// Appends `count` nodes of one tier and returns the id of the first.
+uint32_t AddNodes(Topology& t, uint32_t count, NodeTier tier) {
+  const bool is_switch = tier != NodeTier::kHost;
   const uint32_t first = t.num_nodes;
   t.num_nodes += count;
   t.is_switch.resize(t.num_nodes, is_switch);
+  t.tier.resize(t.num_nodes, tier);
   if (!is_switch)
     for (uint32_t i = 0; i < count; ++i) t.host_nodes.push_back(first + i);
   return first;
@@ -19,10 +21,32 @@ void Link(Topology& t, uint32_t a, uint32_t b, int64_t rate, Time delay) {
 }
 }  // namespace
 
+std::string_view NodeTierName(NodeTier tier) {
+  switch (tier) {
+    case NodeTier::kHost:
+      return "host";
+    case NodeTier::kTor:
+      return "tor";
+    case NodeTier::kAgg:
+      return "agg";
+    case NodeTier::kCore:
+      return "core";
+    case NodeTier::kLeaf:
+      return "leaf";
+    case NodeTier::kSpine:
+      return "spine";
+    case NodeTier::kRail:
+      return "rail";
+    case NodeTier::kSwitch:
+      break;
+  }
+  return "switch";
+}
+
 Topology BuildStar(const TopologyConfig& cfg) {
   Topology t;
-  const uint32_t hosts = AddNodes(t, static_cast<uint32_t>(cfg.hosts), false);
-  const uint32_t sw = AddNodes(t, 1, true);
+  const uint32_t hosts = AddNodes(t, static_cast<uint32_t>(cfg.hosts), NodeTier::kHost);
+  const uint32_t sw = AddNodes(t, 1, NodeTier::kTor);
   for (int i = 0; i < cfg.hosts; ++i)
     Link(t, hosts + static_cast<uint32_t>(i), sw, cfg.host_rate_bps, cfg.host_delay);
   return t;
@@ -31,9 +55,9 @@ Topology BuildStar(const TopologyConfig& cfg) {
 Topology BuildDumbbell(const TopologyConfig& cfg) {
   Topology t;
   const uint32_t hosts =
-      AddNodes(t, static_cast<uint32_t>(cfg.hosts_left + cfg.hosts_right), false);
-  const uint32_t left = AddNodes(t, 1, true);
-  const uint32_t right = AddNodes(t, 1, true);
+      AddNodes(t, static_cast<uint32_t>(cfg.hosts_left + cfg.hosts_right), NodeTier::kHost);
+  const uint32_t left = AddNodes(t, 1, NodeTier::kTor);
+  const uint32_t right = AddNodes(t, 1, NodeTier::kTor);
   for (int i = 0; i < cfg.hosts_left + cfg.hosts_right; ++i)
     Link(t, hosts + static_cast<uint32_t>(i), i < cfg.hosts_left ? left : right, cfg.host_rate_bps,
          cfg.host_delay);
@@ -43,9 +67,10 @@ Topology BuildDumbbell(const TopologyConfig& cfg) {
 
 Topology BuildLeafSpine(const TopologyConfig& cfg) {
   Topology t;
-  const uint32_t hosts = AddNodes(t, static_cast<uint32_t>(cfg.leaves * cfg.hosts_per_leaf), false);
-  const uint32_t leaves = AddNodes(t, static_cast<uint32_t>(cfg.leaves), true);
-  const uint32_t spines = AddNodes(t, static_cast<uint32_t>(cfg.spines), true);
+  const uint32_t hosts =
+      AddNodes(t, static_cast<uint32_t>(cfg.leaves * cfg.hosts_per_leaf), NodeTier::kHost);
+  const uint32_t leaves = AddNodes(t, static_cast<uint32_t>(cfg.leaves), NodeTier::kLeaf);
+  const uint32_t spines = AddNodes(t, static_cast<uint32_t>(cfg.spines), NodeTier::kSpine);
   for (int l = 0; l < cfg.leaves; ++l) {
     for (int h = 0; h < cfg.hosts_per_leaf; ++h)
       Link(t, hosts + static_cast<uint32_t>(l * cfg.hosts_per_leaf + h),
@@ -68,9 +93,9 @@ Topology BuildRail(const TopologyConfig& cfg) {
   // Nodes: hosts server-major, then leaves group-major, then spines, so that a
   // rail group's hosts and leaves are contiguous blocks as a leaf_spine's
   // leaf groups are (the structural cut in sim/partition.cpp relies on it).
-  const uint32_t hosts = AddNodes(t, servers * gpus, false);
-  const uint32_t leaves = AddNodes(t, groups * gpus, true);
-  const uint32_t spines = AddNodes(t, static_cast<uint32_t>(cfg.spines), true);
+  const uint32_t hosts = AddNodes(t, servers * gpus, NodeTier::kHost);
+  const uint32_t leaves = AddNodes(t, groups * gpus, NodeTier::kRail);
+  const uint32_t spines = AddNodes(t, static_cast<uint32_t>(cfg.spines), NodeTier::kSpine);
   for (uint32_t g = 0; g < groups; ++g) {
     for (uint32_t rail = 0; rail < gpus; ++rail) {
       const uint32_t leaf = leaves + g * gpus + rail;
@@ -88,10 +113,10 @@ Topology BuildFatTree(const TopologyConfig& cfg) {
   Topology t;
   const uint32_t k = static_cast<uint32_t>(cfg.k);
   const uint32_t half = k / 2;
-  const uint32_t hosts = AddNodes(t, k * k * k / 4, false);
-  const uint32_t edges = AddNodes(t, k * half, true);
-  const uint32_t aggs = AddNodes(t, k * half, true);
-  const uint32_t cores = AddNodes(t, half * half, true);
+  const uint32_t hosts = AddNodes(t, k * k * k / 4, NodeTier::kHost);
+  const uint32_t edges = AddNodes(t, k * half, NodeTier::kTor);
+  const uint32_t aggs = AddNodes(t, k * half, NodeTier::kAgg);
+  const uint32_t cores = AddNodes(t, half * half, NodeTier::kCore);
   for (uint32_t pod = 0; pod < k; ++pod) {
     for (uint32_t e = 0; e < half; ++e) {
       const uint32_t edge = edges + pod * half + e;
@@ -113,6 +138,8 @@ Topology BuildFromFile(const std::string& path) {
   Topology t;
   t.num_nodes = static_cast<uint32_t>(file.nodes);
   t.is_switch = file.is_switch;
+  for (uint32_t n = 0; n < t.num_nodes; ++n)
+    t.tier.push_back(t.is_switch[n] ? NodeTier::kSwitch : NodeTier::kHost);
   for (uint32_t n = 0; n < t.num_nodes; ++n)
     if (!t.is_switch[n]) t.host_nodes.push_back(n);
   for (const auto& l : file.links)

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/time.h"
@@ -20,9 +21,17 @@ struct TopoLink {
   double error_rate = 0;  // probability a frame is lost on this link (each direction)
 };
 
+// A node's tier in its topology (nodes.csv): fat tree host / tor / agg /
+// core, leaf_spine host / leaf / spine, rail host / rail (a rail group's
+// leaf for one GPU index) / spine, star and dumbbell host / tor, and
+// host / switch for a topology file, which says no more.
+enum class NodeTier : uint8_t { kHost, kTor, kAgg, kCore, kLeaf, kSpine, kRail, kSwitch };
+std::string_view NodeTierName(NodeTier tier);
+
 struct Topology {
   uint32_t num_nodes = 0;
   std::vector<bool> is_switch;
+  std::vector<NodeTier> tier;        // per node
   std::vector<uint32_t> host_nodes;  // host id -> node id
   std::vector<TopoLink> links;
 };

@@ -1,0 +1,53 @@
+#include "apps/run_details.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+
+#include "sim/partition.h"
+#include "sim/simulation.h"
+
+namespace rocesim {
+namespace {
+
+std::string Plural(uint64_t n, const char* one, const char* many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+// "8 hosts, 3 switches, 10 links"
+std::string FabricSize(const FabricLayout& l) {
+  return fmt::format("{}, {}, {}", Plural(l.host_nodes.size(), "host", "hosts"),
+                     Plural(l.num_switches, "switch", "switches"),
+                     Plural(l.ports.size() / 2, "link", "links"));
+}
+
+}  // namespace
+
+void PrintWarnings(const std::vector<std::string>& warnings) {
+  for (const std::string& w : warnings) fmt::print(stderr, "rocesim: warning: {}\n", w);
+}
+
+void CheckScenario(const Scenario& scenario, uint32_t threads) {
+  const Simulation sim(scenario);
+  const FabricLayout& layout = *sim.fabric().layout;
+  std::string partitions = "1 partition (a serial run)";
+  if (threads > 1) partitions = PartitionFabric(layout, scenario, threads).Describe(layout.quantum);
+  fmt::print("rocesim: {} ({}) is valid: {}; {} from {}; duration {} ms; {}\n", scenario.name,
+             scenario.source_file, FabricSize(layout),
+             Plural(sim.fabric().flows.size(), "flow", "flows"),
+             Plural(scenario.traffic.size(), "traffic entry", "traffic entries"),
+             ToSeconds(scenario.duration) * 1e3, partitions);
+}
+
+void PrintRunDetails(const Simulation& sim) {
+  const Scenario& sc = sim.scenario();
+  fmt::print(stderr, "rocesim: {} from {}, seed {}: {}\n", sc.name, sc.source_file, sc.seed,
+             FabricSize(*sim.fabric().layout));
+  const auto& totals = sim.entry_totals();
+  for (size_t i = 0; i < sc.traffic.size() && i < totals.size(); ++i)
+    fmt::print(stderr, "rocesim:   traffic[{}] {}: {}, {} bytes\n", i,
+               TrafficKindName(sc.traffic[i].kind), Plural(totals[i].flows, "flow", "flows"),
+               totals[i].bytes);
+}
+
+}  // namespace rocesim
