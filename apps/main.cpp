@@ -1,11 +1,12 @@
 // The rocesim command line. Subcommands (one file each, apps/commands.h):
-//   run SCENARIO.yaml [-o DIR] [--seed N] [--set key.path=value ...] [-q] [--threads T]
+//   run SCENARIO.yaml [-o DIR] [--force] [--seed N] [--set key.path=value ...] [-q] [--threads T]
 //       (also under mpirun: one run partitioned over the ranks)
 //   report DIR / compare DIR...   (python/rocesim_report.py)
 //   import-hpcc CONFIG -o SCENARIO.yaml
 //   sweep SWEEP.yaml [-j N] [-o DIR] [--mpi] [--threads T] [--dry-run]   (docs/sweep.md)
-// Exit status: 0 success, 2 bad scenario, input file or usage, 1 any other
-// failure.
+// Exit status: 0 success, 2 bad scenario, input file or usage (or a results
+// directory that is taken: core/results_dir.h), 130 / 143 a run stopped by
+// Ctrl-C / SIGTERM (partial results), 1 any other failure.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -15,6 +16,8 @@
 #include <vector>
 
 #include "apps/commands.h"
+#include "core/build_info.h"
+#include "core/dir_lock.h"
 #include "scenario/hpcc_config_import.h"
 #include "scenario/scenario_reader.h"
 #include "sim/partition.h"
@@ -31,7 +34,8 @@ int main(int argc, char** argv) {
     return RunPythonTool(argc, argv);
 
   CLI::App app{"rocesim: a packet-level simulator of RoCEv2 / RDMA datacenter fabrics"};
-  app.set_version_flag("--version", std::string("rocesim ") + ROCESIM_VERSION);
+  app.set_version_flag("--version",
+                       fmt::format("rocesim {} (commit {})", RocesimVersion(), GitCommit()));
   app.require_subcommand(1);
 
   RunOptions run_opts;
@@ -39,6 +43,9 @@ int main(int argc, char** argv) {
   run->add_option("scenario", run_opts.file, "Scenario YAML file")->required();
   run->add_option("-o,--output", run_opts.out_dir,
                   "Results directory (default: output.dir or results/NAME)");
+  run->add_flag("--force", run_opts.force,
+                "Replace the results directory if it exists (only once the new results are "
+                "complete)");
   run->add_option("--seed", run_opts.seed, "Override the scenario's seed");
   run->add_option("--set", run_opts.sets, "Override a field: key.path=value (repeatable)")
       ->take_last()
@@ -107,6 +114,9 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "rocesim: error: {}\n", e.what());
     return 2;
   } catch (const PartitionError& e) {
+    fmt::print(stderr, "rocesim: error: {}\n", e.what());
+    return 2;
+  } catch (const ResultsDirError& e) {
     fmt::print(stderr, "rocesim: error: {}\n", e.what());
     return 2;
   } catch (const std::exception& e) {
