@@ -192,6 +192,24 @@ TEST_F(ResultsDirTest, ASweepDoesNotWriteIntoARunsResults) {
   EXPECT_FALSE(fs::exists(dir_ + "r/sweep.csv"));
 }
 
+// A point whose run was stopped by Ctrl-C (its summary says partial) is not
+// finished: a resumed sweep runs it again and replaces it.
+TEST_F(ResultsDirTest, AResumedSweepRerunsAPartialPoint) {
+  Small();
+  const std::string sweep = Write("sweep.yaml", "base: small.yaml\ngrid: {seed: [1, 2]}\n");
+  const std::string args = "sweep '" + sweep + "' -j 1 -o '" + dir_ + "s'";
+  ASSERT_EQ(Run(args).exit_code, 0);
+  const std::string point = dir_ + "s/p0001_seed=2";
+  nlohmann::json s = Summary(point);
+  s["partial"] = true;
+  std::ofstream(point + "/summary.json") << s.dump(2);
+  const CliRun again = Run(args);
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_NE(again.output.find("1 already done, running 1"), std::string::npos) << again.output;
+  EXPECT_EQ(Summary(point)["partial"], false);
+  EXPECT_TRUE(Hidden(dir_ + "s").empty());
+}
+
 TEST_F(ResultsDirTest, MpiRunRefusesAnExistingDirectoryOnEveryRank) {
   if (!HaveMpirun()) GTEST_SKIP() << "no mpirun (scripts/install-deps.sh installs OpenMPI)";
   RunInto("r", Small(), "");
