@@ -10,11 +10,13 @@
 
 namespace rocesim {
 
-// `rocesim run SCENARIO [-o DIR] [--seed N] [--set k=v ...] [-q] [--threads T]`,
+// `rocesim run SCENARIO [-o DIR] [--force] [--seed N] [--set k=v ...] [-q] [--threads T]`,
 // also as `mpirun -n R rocesim run ...` (one partitioned run over R ranks).
+// Exit status 130 (143) when Ctrl-C (SIGTERM) stopped it: partial results.
 struct RunOptions {
   std::string file;
   std::string out_dir;
+  bool force = false;  // replace an existing results directory
   std::optional<uint64_t> seed;
   std::vector<std::string> sets;
   bool quiet = false;

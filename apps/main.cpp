@@ -1,14 +1,15 @@
 // The rocesim command line. Subcommands (one file each, apps/commands.h):
-//   run SCENARIO.yaml [-o DIR] [--seed N] [--set key.path=value ...] [-q | -v] [--threads T]
-//       [--check]   (validate and build only)
+//   run SCENARIO.yaml [-o DIR] [--force] [--seed N] [--set key.path=value ...] [-q | -v]
+//       [--threads T] [--check]   (--check: validate and build only)
 //       (also under mpirun: one run partitioned over the ranks)
 //   report DIR / compare DIR...   (python/rocesim_report.py)
 //   import-hpcc CONFIG -o SCENARIO.yaml
 //   import-aicb WORKLOAD.txt -o SCENARIO.yaml
 //   params   (every scenario key, its default and unit)
 //   sweep SWEEP.yaml [-j N] [-o DIR] [--mpi] [--threads T] [--dry-run]   (docs/sweep.md)
-// Exit status: 0 success, 2 bad scenario, input file or usage, 1 any other
-// failure.
+// Exit status: 0 success, 2 bad scenario, input file or usage (or a results
+// directory that is taken: core/results_dir.h), 130 / 143 a run stopped by
+// Ctrl-C / SIGTERM (partial results), 1 any other failure.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -21,6 +22,8 @@
 #include <vector>
 
 #include "apps/commands.h"
+#include "core/build_info.h"
+#include "core/dir_lock.h"
 #include "scenario/hpcc_config_import.h"
 #include "scenario/scenario_reader.h"
 #include "scenario/yaml_fields.h"
@@ -51,7 +54,8 @@ int main(int argc, char** argv) {
   }
 
   CLI::App app{"rocesim: a packet-level simulator of RoCEv2 / RDMA datacenter fabrics"};
-  app.set_version_flag("--version", std::string("rocesim ") + ROCESIM_VERSION);
+  app.set_version_flag("--version",
+                       fmt::format("rocesim {} (commit {})", RocesimVersion(), GitCommit()));
   app.require_subcommand(1);
 
   RunOptions run_opts;
@@ -59,6 +63,9 @@ int main(int argc, char** argv) {
   run->add_option("scenario", run_opts.file, "Scenario YAML file")->required();
   run->add_option("-o,--output", run_opts.out_dir,
                   "Results directory (default: output.dir or results/NAME)");
+  run->add_flag("--force", run_opts.force,
+                "Replace the results directory if it exists (only once the new results are "
+                "complete)");
   std::string seed_text;  // parsed below: CLI11 would wrap "-1" to 2^64 - 1
   run->add_option("--seed", seed_text, "Override the scenario's seed (0 to 2^64 - 1)");
   run->add_option("--set", run_opts.sets, "Override a field: key.path=value (repeatable)")
@@ -168,6 +175,9 @@ int main(int argc, char** argv) {
     fmt::print(stderr, "rocesim: error: {}\n", e.what());
     return 2;
   } catch (const PartitionError& e) {
+    fmt::print(stderr, "rocesim: error: {}\n", e.what());
+    return 2;
+  } catch (const ResultsDirError& e) {
     fmt::print(stderr, "rocesim: error: {}\n", e.what());
     return 2;
   } catch (const std::exception& e) {

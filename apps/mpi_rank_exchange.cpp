@@ -85,7 +85,7 @@ class MpiRankExchange final : public RankExchange {
   // has frames for another, the all-to-all of the frames themselves.
   void ExchangeWindow(const std::vector<std::unique_ptr<Simulation>>& replicas,
                       uint32_t first_partition, uint32_t base, Time& next, uint64_t& finished,
-                      uint64_t& events) override {
+                      uint64_t& events, bool& stop) override {
     const auto threads = static_cast<uint32_t>(replicas.size());
     first_ = first_partition;
     std::vector<std::vector<char>> out(ranks_);
@@ -111,17 +111,19 @@ class MpiRankExchange final : public RankExchange {
         outbox[base + d].Clear();
       }
     }
-    // Per rank: next, finished, events, then its byte count for each rank.
-    const size_t row = 3 + ranks_;
+    // Per rank: next, finished, events, stop, then its byte count for each rank.
+    const size_t row = 4 + ranks_;
     std::vector<int64_t> mine(row), all(row * ranks_);
     mine[0] = next;
     mine[1] = static_cast<int64_t>(finished);
     mine[2] = static_cast<int64_t>(events);
-    for (uint32_t r = 0; r < ranks_; ++r) mine[3 + r] = static_cast<int64_t>(out[r].size());
+    mine[3] = stop ? 1 : 0;
+    for (uint32_t r = 0; r < ranks_; ++r) mine[4 + r] = static_cast<int64_t>(out[r].size());
     MPI_Allgather(mine.data(), static_cast<int>(row), MPI_INT64_T, all.data(),
                   static_cast<int>(row), MPI_INT64_T, MPI_COMM_WORLD);
     next = kTimeMax;
     finished = events = 0;
+    stop = false;
     bool any_frames = false;
     std::vector<int> send_counts(ranks_), recv_counts(ranks_), send_displs(ranks_),
         recv_displs(ranks_);
@@ -130,8 +132,9 @@ class MpiRankExchange final : public RankExchange {
       next = std::min(next, theirs[0]);
       finished += static_cast<uint64_t>(theirs[1]);
       events += static_cast<uint64_t>(theirs[2]);
-      for (uint32_t d = 0; d < ranks_; ++d) any_frames |= theirs[3 + d] > 0;
-      recv_counts[r] = static_cast<int>(theirs[3 + rank_]);
+      stop |= theirs[3] != 0;
+      for (uint32_t d = 0; d < ranks_; ++d) any_frames |= theirs[4 + d] > 0;
+      recv_counts[r] = static_cast<int>(theirs[4 + rank_]);
       send_counts[r] = static_cast<int>(out[r].size());
     }
     inbox_.resize(threads);
@@ -210,6 +213,11 @@ class MpiRankExchange final : public RankExchange {
         s.holds.push_back(Read<std::array<uint32_t, 3>>(at));
     }
     return out;
+  }
+
+  int BroadcastFromRankZero(int value) override {
+    MPI_Bcast(&value, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return value;
   }
 
   Time MinTime(Time t) override {

@@ -1,5 +1,6 @@
 // The MPI side of a partitioned run (sim/rank_exchange.h): frames between
-// ranks with MPI_Alltoallv, the per-window agreement with MPI_Allreduce, and
+// ranks with MPI_Alltoallv, the per-window agreement (next event, flows
+// finished, events, stop requested) with MPI_Allgather, and
 // the merge of flows, port and fabric counters onto rank 0 after the run.
 #pragma once
 

@@ -1,19 +1,19 @@
-// `rocesim run`: load the scenario, build and run it with a progress line on
-// a terminal, write the results directory, print a short summary.
+// `rocesim run`: load the scenario, take the results directory, build and
+// run it with a progress line on a terminal, write the results (into a
+// staging directory moved into place at the end), print a short summary.
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <stdexcept>
+#include <exception>
+#include <memory>
 #include <thread>
 
 #include "apps/commands.h"
 #include "apps/mpi_rank_exchange.h"
 #include "apps/run_details.h"
+#include "apps/stop_signals.h"
+#include "core/results_dir.h"
 #include "scenario/scenario_reader.h"
 #include "scenario/scenario_warnings.h"
 #include "sim/partitioned_run.h"
@@ -89,22 +89,31 @@ void PrintRunWarnings(const nlohmann::json& summary, size_t already_printed) {
     fmt::print(stderr, "rocesim: warning: {}\n", w[i].get<std::string>());
 }
 
-}  // namespace
-
-// Fails now, before the simulation, if the results directory cannot take a
-// file (read-only, full, not a directory): better than after an hour's run.
-void CheckWritable(const std::string& dir) {
-  const std::filesystem::path probe = std::filesystem::path(dir) / ".rocesim-write-probe";
-  std::ofstream out(probe);
-  if (out) out << "x";
-  if (out) out.close();
-  const int err = errno;
-  std::error_code ignored;
-  std::filesystem::remove(probe, ignored);
-  if (!out)
-    throw std::runtime_error(
-        fmt::format("cannot write to the results directory {}: {}", dir, std::strerror(err)));
+// After a run stopped by Ctrl-C or SIGTERM: say so, even to a quiet run.
+void SayPartial(const RunStats& stats, const Scenario& scenario, const std::string& dir) {
+  fmt::print(stderr,
+             "rocesim: interrupted at {:.3f} ms of {:.3f} ms simulated: the results in {}/ are "
+             "partial (summary.json \"partial\": true)\n",
+             ToSeconds(stats.end_time) * 1e3, ToSeconds(scenario.duration) * 1e3, dir);
 }
+
+// Writes the results into the staging directory, moves them into place,
+// reports; the exit status.
+int Finish(const Simulation& sim, const RunStats& stats, ResultsDir& results,
+           const std::string& dir, bool quiet, size_t warnings_printed) {
+  WriteResults(sim, stats, results.staging());
+  results.Commit();
+  if (!quiet) {
+    const nlohmann::json summary = BuildSummary(sim, stats);
+    PrintRunWarnings(summary, warnings_printed);
+    PrintSummary(summary, dir, sim.scenario());
+  }
+  if (!stats.interrupted) return 0;
+  SayPartial(stats, sim.scenario(), dir);
+  return StoppedExitStatus();
+}
+
+}  // namespace
 
 int RunCommand(const RunOptions& o) {
   const Scenario scenario = LoadScenario(o.file, o.sets, o.seed);
@@ -122,10 +131,24 @@ int RunCommand(const RunOptions& o) {
   std::unique_ptr<RankExchange> ranks = MakeMpiRankExchange();
   const bool writer = !ranks || ranks->Rank() == 0;
   const bool quiet = o.quiet || !writer;
+  // From here a Ctrl-C ends the run at a window boundary with partial results
+  // (before the run starts: at its first window).
+  InstallStopSignals(writer);
+  // Take the results directory now, before building and simulating
+  // (core/results_dir.h); under MPI every rank learns whether rank 0 could.
+  std::unique_ptr<ResultsDir> results;
+  std::exception_ptr refused;
   if (writer) {
-    std::filesystem::create_directories(out_dir);
-    CheckWritable(out_dir);
+    try {
+      results = std::make_unique<ResultsDir>(out_dir, o.force);
+    } catch (...) {
+      refused = std::current_exception();
+    }
   }
+  if (ranks && ranks->BroadcastFromRankZero(refused ? 0 : 1) == 0 && !writer) return 2;
+  if (refused) std::rethrow_exception(refused);
+  const std::string staging = writer ? results->staging() : ResultsDir::StagingFor(out_dir);
+
   if (!quiet) PrintWarnings(warnings);
   ProgressLine progress(scenario.duration, !quiet && isatty(STDERR_FILENO));
   auto update = [&](const RunProgress& p) { progress.Update(p); };
@@ -135,16 +158,10 @@ int RunCommand(const RunOptions& o) {
       PrintRunDetails(sim);
       fmt::print(stderr, "rocesim: 1 partition (serial run)\n");
     }
-    sim.EnableMonitors(out_dir);
+    sim.EnableMonitors(staging);
     const RunStats stats = sim.Run(update);
     progress.Clear();
-    WriteResults(sim, stats, out_dir);
-    if (!quiet) {
-      const nlohmann::json summary = BuildSummary(sim, stats);
-      PrintRunWarnings(summary, warnings.size());
-      PrintSummary(summary, out_dir, scenario);
-    }
-    return 0;
+    return Finish(sim, stats, *results, out_dir, quiet, warnings.size());
   }
   if (!quiet && o.threads > std::thread::hardware_concurrency())
     fmt::print(stderr,
@@ -152,7 +169,7 @@ int RunCommand(const RunOptions& o) {
                "every window, so a run with more threads than cores is slower, not faster\n",
                o.threads, std::thread::hardware_concurrency());
   PartitionedRun run(scenario, o.threads, ranks.get());
-  run.EnableMonitors(out_dir);
+  run.EnableMonitors(staging);
   if (o.verbose && !quiet) PrintRunDetails(run.result());
   if (!quiet)
     fmt::print(stderr, "rocesim: {} ({} rank{} x {} thread{})\n",
@@ -163,14 +180,8 @@ int RunCommand(const RunOptions& o) {
   if (!o.quiet)
     fmt::print(stderr, "rocesim: {}{}\n", ranks ? fmt::format("rank {}: ", ranks->Rank()) : "",
                run.Balance());
-  if (!writer) return 0;
-  WriteResults(run.result(), stats, out_dir);
-  if (!quiet) {
-    const nlohmann::json summary = BuildSummary(run.result(), stats);
-    PrintRunWarnings(summary, warnings.size());
-    PrintSummary(summary, out_dir, scenario);
-  }
-  return 0;
+  if (!writer) return stats.interrupted ? StoppedExitStatus() : 0;
+  return Finish(run.result(), stats, *results, out_dir, quiet, warnings.size());
 }
 
 }  // namespace rocesim

@@ -6,11 +6,14 @@
 // (MPI_Gatherv of a small JSON per rank) and writes sweep.csv; only this file
 // touches MPI, and only when CMake found one (ROCESIM_HAVE_MPI).
 // Exit status: 0 every point ok, 1 some point failed (after the others ran),
-// 2 a bad sweep file or point.
+// 2 a bad sweep file or point, or a sweep directory that another sweep is
+// writing (the lock `.DIR.lock` beside it, core/dir_lock.h).
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <exception>
 #include <filesystem>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -18,6 +21,7 @@
 
 #include "apps/commands.h"
 #include "apps/mpi_rank_exchange.h"
+#include "core/dir_lock.h"
 #include "sweep/sweep_results.h"
 #include "sweep/sweep_runner.h"
 #include "sweep/sweep_spec.h"
@@ -146,6 +150,25 @@ int Sweep(const SweepOptions& o, const Ranks& ranks) {
     return 0;
   }
 
+  // One sweep at a time in a directory (its points would race for the same
+  // names); rank 0 takes it and every rank learns whether it could.
+  std::unique_ptr<DirLock> lock;
+  std::exception_ptr refused;
+  if (ranks.rank() == 0) {
+    try {
+      if (std::filesystem::exists(std::filesystem::path(out) / "summary.json"))
+        throw ResultsDirError(
+            fmt::format("{} holds a run's results (summary.json), not a sweep; choose another "
+                        "sweep directory with -o",
+                        out));
+      lock = std::make_unique<DirLock>(out);
+    } catch (...) {
+      refused = std::current_exception();
+    }
+  }
+  if (ranks.Broadcast(refused ? 1 : 0) != 0 && ranks.rank() != 0) return 2;
+  if (refused) std::rethrow_exception(refused);
+
   sweep::RunnerOptions ro;
   ro.exe = sweep::SelfExecutable();
   ro.out_dir = out;
@@ -188,6 +211,9 @@ int SweepCommand(const SweepOptions& options) {
     } catch (const ScenarioError& e) {
       // Every rank reads the same files and fails alike; one message is enough.
       if (ranks.rank() == 0) fmt::print(stderr, "rocesim: error: {}\n", e.what());
+      return 2;
+    } catch (const ResultsDirError& e) {  // rank 0's; the others returned 2 already
+      fmt::print(stderr, "rocesim: error: {}\n", e.what());
       return 2;
     } catch (const std::exception& e) {
       fmt::print(stderr, "rocesim: error: {}{}\n",

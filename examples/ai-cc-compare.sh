@@ -7,10 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${ROCESIM:-build/rocesim}
 out=${1:-results/ai-cc-compare}
-"$bin" run examples/ai-allreduce-rail.yaml -q -o "$out/dcqcn"
-"$bin" run examples/ai-allreduce-rail.yaml -q -o "$out/hpcc" --set host.cc=hpcc \
+"$bin" run examples/ai-allreduce-rail.yaml -q --force -o "$out/dcqcn"
+"$bin" run examples/ai-allreduce-rail.yaml -q --force -o "$out/hpcc" --set host.cc=hpcc \
   --set switch.ecn.enabled=false
-"$bin" run examples/ai-allreduce-rail.yaml -q -o "$out/none" --set host.cc=none \
+"$bin" run examples/ai-allreduce-rail.yaml -q --force -o "$out/none" --set host.cc=none \
   --set switch.ecn.enabled=false
 python3 - "$out" <<'PY'
 import json, sys

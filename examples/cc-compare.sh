@@ -5,10 +5,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${ROCESIM:-build/rocesim}
-out=${1:-results/cc-compare}
+# Not results/cc-compare: that is `rocesim run examples/cc-compare.yaml`'s own
+# directory, and a run owns its directory. `rocesim compare $out/*` compares these.
+out=${1:-results/cc-compare-runs}
 run() {  # name, extra --set arguments...
   local name=$1; shift
-  "$bin" run examples/cc-compare.yaml -q -o "$out/$name" "$@"
+  "$bin" run examples/cc-compare.yaml -q --force -o "$out/$name" "$@"
 }
 run none   --set host.cc=none --set switch.ecn.enabled=false
 run dcqcn  --set host.cc=dcqcn

@@ -9,10 +9,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${ROCESIM:-build/rocesim}
-out=${1:-results/ldcp-vs-dcqcn}
+# Not results/ldcp-vs-dcqcn, the scenario's own directory (a run owns its directory).
+out=${1:-results/ldcp-vs-dcqcn-runs}
 run() {  # name, extra --set arguments...
   local name=$1; shift
-  "$bin" run examples/ldcp-vs-dcqcn.yaml -q -o "$out/$name" "$@"
+  "$bin" run examples/ldcp-vs-dcqcn.yaml -q --force -o "$out/$name" "$@"
 }
 run ldcp
 run ldcp-event --set host.ldcp.variant=event_api --set host.cnp_interval=0us

@@ -107,20 +107,35 @@ def percentile(values, p):
 
 def check_results_dir(path):
     """Raises ResultsError unless `path` is a directory holding a run's
-    results (summary.json or flows.csv) or a sweep (sweep.csv)."""
+    results (with its summary.json, which a run writes with all its other
+    files) or a sweep (sweep.csv)."""
     if not os.path.exists(path):
         raise ResultsError(f"{path}: no such directory")
     if not os.path.isdir(path):
         raise ResultsError(f"{path}: not a directory")
-    if not any(os.path.isfile(os.path.join(path, f))
-               for f in ("summary.json", "flows.csv", "sweep.csv")):
-        raise ResultsError(f"{path}: not a rocesim results directory "
-                           "(no summary.json, flows.csv or sweep.csv; "
-                           "make one with `rocesim run SCENARIO.yaml -o DIR`)")
+    if any(os.path.isfile(os.path.join(path, f)) for f in ("summary.json", "sweep.csv")):
+        return
+    if os.path.isfile(os.path.join(path, "flows.csv")):
+        raise ResultsError(f"{path}: has no summary.json, so these are not one finished "
+                           "run's results; run the scenario again with "
+                           "`rocesim run SCENARIO.yaml -o DIR`")
+    raise ResultsError(f"{path}: not a rocesim results directory "
+                       "(no summary.json or sweep.csv; "
+                       "make one with `rocesim run SCENARIO.yaml -o DIR`)")
 
 
 def is_run_dir(path):
-    return any(os.path.isfile(os.path.join(path, f)) for f in ("summary.json", "flows.csv"))
+    return os.path.isfile(os.path.join(path, "summary.json"))
+
+
+def partial_note(summary):
+    """'partial: ...' for a run stopped before its end (Ctrl-C: summary.json
+    "partial": true), else None."""
+    if not summary or not summary.get("partial"):
+        return None
+    reached = summary.get("sim_seconds")
+    at = f" at {reached * 1e3:g} ms simulated" if isinstance(reached, (int, float)) else ""
+    return f"partial: the run was interrupted{at}; its numbers cover only that time"
 
 
 def load_summary(d):

@@ -250,6 +250,10 @@ def do_report(args):
     summary = rd.load_summary(d) or {}
     scenario = rd.load_scenario(d)
     name = summary.get("name") or scenario.get("name") or os.path.basename(os.path.abspath(d))
+    partial = rd.partial_note(summary)
+    if partial:
+        sys.stderr.write(f"rocesim report: note: {d}: {partial}\n")
+        name = f"{name} (PARTIAL)"
     flows = rd.load_flows(d)
     queues = rd.load_series(d, "queues.csv", rd.QUEUE_COLS)
     ports = rd.load_series(d, "ports.csv", rd.PORT_COLS)
@@ -309,6 +313,8 @@ def do_report(args):
             + (f" &middot; seed {html.escape(str(summary['seed']))}" if "seed" in summary else "")
             + (f" &middot; monitor interval {interval / 1e6:g} \u00b5s" if interval else "")
             + f" &middot; mtu {mtu:g} B</p>"]
+    if partial:
+        body.append(f'<p class="note"><b>{html.escape(partial)}.</b></p>')
     body.append("<h2>Summary</h2>")
     if summary:
         body.append(html_table(["quantity", "value"], summary_rows(summary)))
@@ -449,8 +455,23 @@ def sweep_table(header, rows, params, metric):
     return heading, out
 
 
+def is_compare_output(d):
+    """An earlier compare's output directory (DIRS' common parent/compare),
+    which `rocesim compare results/x/*` matches again."""
+    return (os.path.isfile(os.path.join(d, "compare.html"))
+            and not os.path.isfile(os.path.join(d, "summary.json"))
+            and not os.path.isfile(os.path.join(d, "sweep.csv")))
+
+
 def do_compare(args):
-    dirs = args.dirs
+    dirs = []
+    for d in args.dirs:
+        if is_compare_output(d):
+            sys.stderr.write(f"rocesim compare: note: skipping {d}: an earlier compare's output\n")
+        else:
+            dirs.append(d)
+    if not dirs:
+        raise UsageError("no results directories to compare")
     for d in dirs:
         rd.check_results_dir(d)
     labels = default_labels(dirs)
@@ -471,6 +492,10 @@ def do_compare(args):
         if rd.is_run_dir(d):
             summary = rd.load_summary(d)
             flows = rd.load_flows(d)
+            partial = rd.partial_note(summary)
+            if partial:
+                sys.stderr.write(f"rocesim compare: note: {d}: {partial}\n")
+                label = f"{label} (partial)"
             runs.append((label, d, summary, flows))
         sw = rd.load_sweep(d)
         if sw is not None:

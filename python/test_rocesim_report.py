@@ -249,14 +249,46 @@ class ReportTest(unittest.TestCase):
         self.assertIn(">3/4<", page)      # iterations done of planned
         self.assertIn(">86.100<", page)  # mean busbw
 
-    def test_only_flows_csv(self):
+    def test_no_summary_refused(self):
+        # A run writes summary.json with its other files: without it the
+        # files are not one finished run's, and neither command reads them.
         make_run(self.path("run"), monitors=False)
-        for f in ("summary.json", "scenario.yaml"):
-            os.remove(self.path("run", f))
+        make_run(self.path("other"), monitors=False)
+        os.remove(self.path("run", "summary.json"))
+        for args in (("report", self.path("run")),
+                     ("compare", self.path("other"), self.path("run"))):
+            code, out = run(*args)
+            self.assertEqual(code, 2, out)
+            self.assertIn("no summary.json", out)
+            self.assertIn(self.path("run"), out)
+        self.assertFalse(os.path.exists(self.path("run", "report")))
+
+    def test_partial_run_labelled(self):
+        make_run(self.path("run"))
+        make_run(self.path("other"))
+        with open(self.path("run", "summary.json")) as f:
+            s = json.load(f)
+        s["partial"] = True
+        s["sim_seconds"] = 0.0005
+        with open(self.path("run", "summary.json"), "w") as f:
+            json.dump(s, f)
         code, out = run("report", self.path("run"))
         self.assertEqual(code, 0, out)
+        self.assertIn("partial: the run was interrupted at 0.5 ms simulated", out)
         with open(self.path("run", "report", "report.html")) as f:
-            self.assertIn("summary.json is missing", f.read())
+            page = f.read()
+        self.assertIn("(PARTIAL)", page)
+        self.assertIn("interrupted at 0.5 ms", page)
+        code, out = run("compare", self.path("run"), self.path("other"),
+                        "--labels", "A,B")
+        self.assertEqual(code, 0, out)
+        self.assertIn("A (partial)", out)
+        self.assertNotIn("B (partial)", out)
+        # `rocesim compare DIR/*` again: the first compare's output is skipped.
+        self.assertTrue(os.path.isfile(self.path("compare", "compare.html")))
+        code, out = run("compare", self.path("compare"), self.path("other"), self.path("run"))
+        self.assertEqual(code, 0, out)
+        self.assertIn("skipping " + self.path("compare"), out)
 
     # -- bad input -----------------------------------------------------------
 

@@ -49,9 +49,10 @@ class CliTest : public ::testing::Test {
     if (!dir_.empty() && !HasFailure()) std::filesystem::remove_all(dir_);
   }
 
-  CliResult RunCli(const std::string& args) {
+  // `shell` runs first in the same shell (e.g. a ulimit for the run).
+  CliResult RunCli(const std::string& args, const std::string& shell = "") {
     const std::string out = dir_ + "cli_output.txt";
-    const std::string cmd = "'" + bin_ + "' " + args + " >'" + out + "' 2>&1";
+    const std::string cmd = shell + "'" + bin_ + "' " + args + " >'" + out + "' 2>&1";
     const int status = std::system(cmd.c_str());
     CliResult r;
     r.output = ReadFile(out);
@@ -223,33 +224,43 @@ namespace rocesim {
 namespace {
 
 // Results are written as carefully as they are computed: a file that cannot
-// be written in full (here: /dev/full, a disk with no space) fails the run,
-// naming the file, whether it is written at the end (flows.csv) or during
-// the run (a monitor's queues.csv; merged from partitions with threads).
-TEST_F(CliTest, AFullDiskFailsTheRunNamingTheFile) {
-  if (!std::filesystem::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
-  const std::string scenario = Write("tiny.yaml", kTiny);
-  for (const char* name : {"flows.csv", "queues.csv"}) {
+// be written in full fails the run, naming the file, whether it is written
+// at the end (flows.csv) or during the run (a monitor's file; merged from
+// partitions with threads), and leaves no results directory. The write
+// fails here as on a full disk: past a file size limit (`ulimit -f 1`, 512 or
+// 1024 bytes, with SIGXFSZ ignored so that write() returns EFBIG), which
+// the lock file and the write probe stay under and the quickstart's 16-flow
+// flows.csv and every monitor file exceed.
+TEST_F(CliTest, AFailedWriteFailsTheRunNamingTheFile) {
+  const std::string limit = "trap '' XFSZ; ulimit -f 1; ";
+  const std::string scenario = ROCESIM_SOURCE_DIR "/examples/quickstart.yaml";
+  for (const char* monitors : {"", " --set monitors.interval=10us"}) {
     for (const char* threads : {"", " --threads 2"}) {
-      const std::string out = dir_ + "full_" + name + (*threads ? "_t" : "");
-      std::filesystem::create_directories(out);
-      std::filesystem::create_symlink("/dev/full", out + "/" + name);
-      const CliResult r = RunCli("run '" + scenario + "' -q --set monitors.interval=10us -o '" +
-                                 out + "'" + threads);
+      const std::string out = dir_ + "full" + (*monitors ? "_m" : "") + (*threads ? "_t" : "");
+      const CliResult r =
+          RunCli("run '" + scenario + "' -q" + monitors + threads + " -o '" + out + "'", limit);
+      SCOPED_TRACE(std::string(monitors) + threads);
       EXPECT_FALSE(r.crashed) << r.output;
-      EXPECT_NE(r.exit_code, 0) << name << threads << ": " << r.output;
-      EXPECT_NE(r.output.find(std::string("cannot write ") + out + "/" + name), std::string::npos)
+      EXPECT_EQ(r.exit_code, 1) << r.output;
+      EXPECT_NE(r.output.find("cannot write "), std::string::npos) << r.output;
+      EXPECT_NE(r.output.find(*monitors ? "s.csv: " : "/flows.csv: "), std::string::npos)
           << r.output;
+      if (!*monitors) {  // errno is the write's (a monitor's is read after later calls)
+        EXPECT_NE(r.output.find("File too large"), std::string::npos) << r.output;
+      }
+      EXPECT_FALSE(std::filesystem::exists(out));
+      EXPECT_FALSE(std::filesystem::exists(dir_ + "." + out.substr(dir_.size()) + ".partial"));
     }
   }
 }
 
 // A results directory that cannot take a file is reported before the run.
 TEST_F(CliTest, AnUnwritableResultsDirectoryFailsBeforeSimulating) {
-  const CliResult r = RunCli("run '" + Write("tiny.yaml", kTiny) + "' -o /proc");
+  const CliResult r = RunCli("run '" + Write("tiny.yaml", kTiny) + "' -o /proc/rocesim-results");
   EXPECT_FALSE(r.crashed) << r.output;
   EXPECT_NE(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("cannot write to the results directory /proc"), std::string::npos)
+  EXPECT_NE(r.output.find("cannot write to the results directory /proc/rocesim-results"),
+            std::string::npos)
       << r.output;
   EXPECT_EQ(r.output.find("flows"), std::string::npos) << "it simulated first: " << r.output;
 }

@@ -7,6 +7,7 @@
 // complete, the packets to the dead servers being the only drops.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <memory>
 #include <set>
 #include <string>
@@ -118,6 +119,7 @@ TEST(OpsExamples, DropInsteadOfFloodHasNoDeadlockAndTheLiveFlowsComplete) {
 
 TEST(OpsExamples, DeadlockFloodingRunsFromTheCli) {
   const std::string out = ::testing::TempDir() + "rocesim_deadlock_flooding";
+  std::filesystem::remove_all(out);  // an earlier run's: a run refuses a directory with results
   const int status =
       test::RunCli("run '" + test::ExamplePath("deadlock-flooding.yaml") + "' -q -o '" + out + "'");
   if (status == -1) GTEST_SKIP() << "ROCESIM_BIN is not set";

@@ -59,6 +59,7 @@ TEST(RcmWorkloads, SharedBufferStaysLosslessOnTheSameTraffic) {
 TEST(RcmWorkloads, SameSeedSameFlowsCsv) {
   namespace fs = std::filesystem;
   const fs::path dir = fs::temp_directory_path() / "rocesim_rcm_determinism";
+  fs::remove_all(dir);  // a failed earlier run's: a run refuses a directory with results
   std::vector<std::string> csv;
   for (int i = 0; i < 2; ++i) {
     const std::string out = (dir / std::to_string(i)).string();

@@ -402,7 +402,10 @@ TEST_F(SweepCliTest, RunsEveryPointAndWritesSweepCsv) {
   for (const std::string& d : kPointDirs) {
     EXPECT_TRUE(fs::exists(dir_ + "out/" + d + "/summary.json")) << d;
     EXPECT_TRUE(fs::exists(dir_ + "out/" + d + "/scenario.yaml")) << d;
-    EXPECT_FALSE(fs::exists(dir_ + "out/" + d + ".partial")) << d;
+    EXPECT_TRUE(fs::exists(dir_ + "out/" + d + "/sweep_point.json")) << d;
+    // The run's staging directory was moved into place, its empty log removed.
+    EXPECT_FALSE(fs::exists(dir_ + "out/." + d + ".partial")) << d;
+    EXPECT_FALSE(fs::exists(dir_ + "out/" + d + ".log")) << d;
   }
   // The override reached the point's scenario.
   EXPECT_NE(ReadFile(dir_ + "out/" + kPointDirs[3] + "/scenario.yaml").find("hpcc"),
@@ -477,8 +480,10 @@ TEST_F(SweepCliTest, RerunSkipsFinishedPointsAndRerunsOnlyADeletedOne) {
     EXPECT_EQ(Mtime(dir_ + "out/" + d + "/summary.json"), mtimes[d]) << d;
 
   fs::remove_all(dir_ + "out/" + kPointDirs[2]);
-  // A killed run's leftovers are not mistaken for results.
-  fs::create_directories(dir_ + "out/" + kPointDirs[2] + ".partial");
+  // A killed run's leftovers (its staging directory) are not mistaken for results.
+  const std::string staging = dir_ + "out/." + kPointDirs[2] + ".partial";
+  fs::create_directories(staging);
+  std::ofstream(staging + "/summary.json") << "{}";
   const CliResult third = Run(args);
   ASSERT_EQ(third.exit_code, 0) << third.output;
   EXPECT_NE(third.output.find("4 already done, running 1"), std::string::npos) << third.output;
@@ -488,7 +493,7 @@ TEST_F(SweepCliTest, RerunSkipsFinishedPointsAndRerunsOnlyADeletedOne) {
     EXPECT_EQ(Mtime(dir_ + "out/" + d + "/summary.json"), mtimes[d]) << d;
   }
   EXPECT_TRUE(fs::exists(dir_ + "out/" + kPointDirs[2] + "/summary.json"));
-  EXPECT_FALSE(fs::exists(dir_ + "out/" + kPointDirs[2] + ".partial"));
+  EXPECT_FALSE(fs::exists(staging));
   // Same rows (cpu_seconds aside: the last column).
   const auto strip = [](const std::string& text) {
     std::string out;
@@ -514,7 +519,8 @@ grid:
   ASSERT_EQ(lines.size(), 3u);
   EXPECT_EQ(Split(lines[1])[3], "failed");
   EXPECT_EQ(Split(lines[2])[3], "ok");
-  EXPECT_TRUE(fs::exists(dir_ + "out/p0000_switch.buffer=10KB.partial/run.log"));
+  EXPECT_NE(ReadFile(dir_ + "out/p0000_switch.buffer=10KB.log").find("switch.buffer"),
+            std::string::npos);
   EXPECT_FALSE(fs::exists(dir_ + "out/p0000_switch.buffer=10KB"));
 }
 

@@ -60,7 +60,7 @@ class Suite:
             scenario = os.path.join(self.out, "runs", name + ".yaml")
             with open(scenario, "w") as f:
                 f.write(yaml_text)
-        cmd = [self.binary, "run", scenario, "-q", "-o", result]
+        cmd = [self.binary, "run", scenario, "-q", "--force", "-o", result]
         for s in sets:
             cmd += ["--set", s]
         done = subprocess.run(cmd, capture_output=True, text=True)

@@ -12,6 +12,7 @@
 #include "sim/rank_exchange.h"
 #include "sim/run_clock.h"
 #include "sim/spin_barrier.h"
+#include "sim/stop_request.h"
 #include "stats/monitor.h"
 
 namespace rocesim {
@@ -34,6 +35,7 @@ struct PartitionedRun::Shared {
     std::vector<uint64_t> finished;       // ... flows finished
     std::vector<int64_t> bytes_finished;  // ... and their bytes (progress line only)
     std::vector<uint64_t> events;         // ... events counted
+    bool stop = false;                    // thread 0 saw a stop request (one reader: one answer)
   };
   std::array<Slot, 2> slots;
   SpinBarrier sync;
@@ -41,7 +43,9 @@ struct PartitionedRun::Shared {
   Time global_next = kTimeMax;
   uint64_t global_finished = 0;
   uint64_t global_events = 0;
+  bool global_stop = false;
   bool last_window_clipped = false;  // the last window ran only up to the duration
+  bool interrupted = false;          // the partitions agreed to stop early
   // The deadlock detector's samples: each partition's, then everyone's.
   std::vector<DeadlockSample> samples;
   std::vector<DeadlockSample> all_samples;
@@ -108,8 +112,12 @@ PartitionedRun::~PartitionedRun() = default;
 //     outbox set w & 1 (cleared first: its readers finished with it before
 //     the last barrier);
 //   publish into slot w & 1 the earliest event pending here or landing from
-//     a frame sent here, flows finished and events counted;
+//     a frame sent here, flows finished and events counted, and (thread 0
+//     only, so that all threads read one answer) whether a stop was
+//     requested (Ctrl-C: sim/stop_request.h);
 //   barrier [MPI: thread 0 exchanges with the other ranks; barrier].
+// A requested stop ends the run before the next window, in every partition
+// and rank alike.
 // One barrier a window: the double sets of outboxes and published slots keep
 // a fast thread's writes for window w + 1 away from a slow thread's reads of
 // window w's.
@@ -129,6 +137,7 @@ void PartitionedRun::RunPartition(uint32_t t, const Simulation::ProgressFn& prog
     slot.finished[t] = f.flows_finished;
     slot.bytes_finished[t] = f.bytes_finished;
     slot.events[t] = sim.CountedEvents();
+    if (t == 0) slot.stop = StopRequested();
     f.outbox_min_arrive = kTimeMax;
     sh.sync.Wait();
     if (exchange_) {
@@ -139,11 +148,13 @@ void PartitionedRun::RunPartition(uint32_t t, const Simulation::ProgressFn& prog
           finished += slot.finished[i];
           events += slot.events[i];
         }
+        bool stop = slot.stop;
         exchange_->ExchangeWindow(replicas_, first_partition_, (window & 1) * parts, next, finished,
-                                  events);
+                                  events, stop);
         sh.global_next = next;
         sh.global_finished = finished;
         sh.global_events = events;
+        sh.global_stop = stop;
       }
       sh.sync.Wait();
     }
@@ -159,14 +170,17 @@ void PartitionedRun::RunPartition(uint32_t t, const Simulation::ProgressFn& prog
           f.ReceiveAcross(c, box);
     Time start;
     uint64_t finished, events;
+    bool stop;
     if (exchange_) {
       for (const CrossOutbox& box = exchange_->Inbox(part); const CrossFrame& c : box.frames)
         f.ReceiveAcross(c, box);
       start = sh.global_next;
       finished = sh.global_finished;
       events = sh.global_events;
+      stop = sh.global_stop;
     } else {
       const Shared::Slot& slot = sh.slots[last & 1];
+      stop = slot.stop;
       start = *std::min_element(slot.next.begin(), slot.next.end());
       finished = events = 0;
       for (uint32_t i = 0; i < threads_; ++i) {
@@ -190,6 +204,10 @@ void PartitionedRun::RunPartition(uint32_t t, const Simulation::ProgressFn& prog
     }
     if (total_flows > 0 && finished == total_flows) break;
     if (start == kTimeMax || start > until) break;
+    if (stop) {  // every partition and rank sees the same answer here
+      if (t == 0) sh.interrupted = true;
+      break;
+    }
     const Time window_end = start + (quantum - 1);
     if (t == 0) sh.last_window_clipped = window_end > until;
     const uint32_t base = (window & 1) * parts;
@@ -314,13 +332,14 @@ void PartitionedRun::Merge(RunStats& stats) {
   stats.in_network_frames = in_network;
   stats.in_network_payload_bytes = in_network_payload;
   stats.all_flows_done = out.flows_finished == out.flows.size();
+  stats.interrupted = sh.interrupted;
   // As the serial run: the last event's time, or the duration if events
   // were left beyond it.
   stats.end_time = end;
   Time next = kTimeMax;
   for (uint32_t t = 0; t < threads_; ++t) next = std::min(next, replicas_[t]->NextEventTime());
   if (exchange_) next = exchange_->MinTime(next);
-  if (sh.last_window_clipped || (!stats.all_flows_done && next != kTimeMax))
+  if (!sh.interrupted && (sh.last_window_clipped || (!stats.all_flows_done && next != kTimeMax)))
     stats.end_time = std::max(end, scenario_.duration);
 }
 

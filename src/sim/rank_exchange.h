@@ -26,10 +26,14 @@ class RankExchange {
   // `base`, Fabric::outbox_base) hold for partitions of other ranks, and
   // empties those; receives what other ranks sent to the local ones, into
   // Inbox; and turns this rank's earliest pending event (frames it sent
-  // included), flows finished and events counted into the job's.
+  // included), flows finished and events counted into the job's, and `stop`
+  // (this rank was asked to stop) into whether any rank was.
   virtual void ExchangeWindow(const std::vector<std::unique_ptr<Simulation>>& replicas,
                               uint32_t first_partition, uint32_t base, Time& next,
-                              uint64_t& finished, uint64_t& events) = 0;
+                              uint64_t& finished, uint64_t& events, bool& stop) = 0;
+  // Rank 0's `value` on every rank (before the run: whether rank 0 could
+  // take the results directory).
+  virtual int BroadcastFromRankZero(int value) = 0;
   // What other ranks sent to local partition `part` in the last exchange.
   virtual const CrossOutbox& Inbox(uint32_t part) const = 0;
   virtual Time MinTime(Time t) = 0;

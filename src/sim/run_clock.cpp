@@ -1,10 +1,18 @@
 #include "sim/run_clock.h"
 
+#include <fmt/format.h>
 #include <sys/resource.h>
 
 #include <cstdio>
+#include <random>
 
 namespace rocesim {
+
+std::string NewRunId() {
+  std::random_device rd;
+  const uint64_t id = (static_cast<uint64_t>(rd()) << 32) ^ rd();
+  return fmt::format("{:016x}", id);
+}
 
 double ProcessCpuSeconds() {
   rusage ru{};

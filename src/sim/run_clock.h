@@ -3,11 +3,14 @@
 #pragma once
 
 #include <chrono>
+#include <string>
 
 #include "sim/simulation.h"
 
 namespace rocesim {
 
+// A fresh random id for a run (16 hex digits), told apart in summary.json.
+std::string NewRunId();
 // CPU seconds of this process, all threads.
 double ProcessCpuSeconds();
 // The process's peak resident memory.
@@ -16,8 +19,10 @@ int64_t PeakRssBytes();
 class RunClock {
  public:
   RunClock() : wall_start_(std::chrono::steady_clock::now()), cpu_start_(ProcessCpuSeconds()) {}
-  // Fills the run's wall and CPU seconds since construction and the peak memory.
+  // Fills the run's wall and CPU seconds since construction, the peak memory
+  // and a run id.
   void Finish(RunStats& stats) const {
+    stats.run_id = NewRunId();
     stats.wall_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start_).count();
     stats.cpu_seconds = ProcessCpuSeconds() - cpu_start_;

@@ -16,6 +16,7 @@
 #include "ops/slow_receiver.h"
 #include "ops/watchdog.h"
 #include "sim/run_clock.h"
+#include "sim/stop_request.h"
 #include "topo/topology.h"
 #include "workload/generators.h"
 
@@ -692,6 +693,10 @@ bool Simulation::Advance(Time until, const ProgressFn& progress) {
         f.now = std::max(f.now, until);
         return true;
       }
+      if (StopRequested()) {  // as a partitioned run: only a window that would run
+        interrupted_ = true;
+        return false;
+      }
       window_end_ = start + (quantum() - 1);
     }
     const Time stop = std::min(window_end_, until);
@@ -771,6 +776,7 @@ RunStats Simulation::Run(const ProgressFn& progress) {
   Advance(scenario_.duration, progress);
   stats.events = CountedEvents();
   stats.all_flows_done = f.flows_finished == f.flows.size();
+  stats.interrupted = interrupted_;
   stats.end_time = f.now;
   stats.in_network_frames = f.FramesInNetwork(&stats.in_network_payload_bytes);
   FinishMonitors();

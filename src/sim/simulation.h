@@ -30,6 +30,10 @@ struct RunStats {
   double cpu_seconds = 0;
   int64_t peak_rss_bytes = 0;
   bool all_flows_done = false;
+  // Stopped early at a window boundary on request (sim/stop_request.h):
+  // the results are what was measured up to end_time.
+  bool interrupted = false;
+  std::string run_id;  // random, one per run (RunClock)
   // Frames (and their payload bytes) still in queues and on wires at the end.
   uint64_t in_network_frames = 0;
   uint64_t in_network_payload_bytes = 0;
@@ -62,7 +66,9 @@ class Simulation {
   RunStats Run(const ProgressFn& progress = nullptr);
   // Processes events up to simulated time `until` (tests and tools that
   // sample the fabric mid-run). Returns false once nothing is left to do:
-  // every flow finished or no event remains. Run() is Advance(duration).
+  // every flow finished or no event remains, or a stop was requested
+  // (sim/stop_request.h; checked between windows). Run() is
+  // Advance(duration).
   //
   // Events run in windows of quantum() picoseconds, each starting at the
   // earliest pending event, and the run ends at the end of the window in
@@ -144,6 +150,7 @@ class Simulation {
   Scenario scenario_;
   std::shared_ptr<const FabricLayout> layout_;
   Fabric fabric_;
+  bool interrupted_ = false;         // Advance stopped on StopRequested()
   Time window_end_ = -1;             // the open window's last picosecond, or -1 between windows
   std::vector<uint8_t> local_;       // per node: this replica runs it (empty: all)
   std::vector<uint8_t> local_host_;  // per host, the same

@@ -5,14 +5,17 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstring>
 #include <fstream>
 #include <stdexcept>
 
 #include "cc/cc_factory.h"
+#include "core/build_info.h"
 #include "core/checked_write.h"
 #include "scenario/resolved_scenario.h"
 #include "scenario/scenario_warnings.h"
+#include "sim/stop_request.h"
 #include "stats/collective_results.h"
 #include "stats/node_map.h"
 #include "stats/slowdown_stats.h"
@@ -21,6 +24,13 @@
 namespace rocesim {
 
 namespace {
+std::string SignalName(int signal) {
+  if (signal == 0) return "another MPI rank's signal";
+  if (signal == SIGINT) return "SIGINT";
+  if (signal == SIGTERM) return "SIGTERM";
+  return fmt::format("signal {}", signal);
+}
+
 double Slowdown(const Flow& fl) {
   return static_cast<double>(fl.finish - fl.start) / static_cast<double>(fl.ideal_fct);
 }
@@ -129,13 +139,20 @@ nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
   j["events"] = stats.events;
   j["sim_seconds"] = ToSeconds(stats.end_time);
   j["all_flows_done"] = stats.all_flows_done;
-  j["run"] = {{"wall_seconds", stats.wall_seconds},
+  // An interrupted run (Ctrl-C): everything above is what it measured up to
+  // sim_seconds, not the scenario's whole duration.
+  j["partial"] = stats.interrupted;
+  j["run"] = {{"rocesim_version", RocesimVersion()},
+              {"git_commit", GitCommit()},
+              {"run_id", stats.run_id},
+              {"wall_seconds", stats.wall_seconds},
               {"cpu_seconds", stats.cpu_seconds},
               {"peak_rss_bytes", stats.peak_rss_bytes},
               {"events_per_second",
                stats.wall_seconds > 0 ? static_cast<double>(stats.events) / stats.wall_seconds : 0},
               {"sim_seconds_per_wall_second",
                stats.wall_seconds > 0 ? ToSeconds(stats.end_time) / stats.wall_seconds : 0}};
+  if (stats.interrupted) j["run"]["stopped_by"] = SignalName(StopSignal());
   return j;
 }
 

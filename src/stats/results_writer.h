@@ -1,6 +1,7 @@
 // The results directory of a run (README "Results"):
 //   flows.csv      one row per flow
-//   summary.json   counts, slowdown percentiles, drops, PFC, ECN, CNPs, cost
+//   summary.json   counts, slowdown percentiles, drops, PFC, ECN, CNPs, cost;
+//                  `partial` (an interrupted run); `run`: version, commit, run id
 //   scenario.yaml  the scenario exactly as run (after --set / --seed)
 //   resolved.yaml  every setting as resolved (scenario/resolved_scenario.h)
 //   nodes.csv, links.csv  node ids to tiers, and the cabling (stats/node_map.h)

@@ -102,9 +102,8 @@ class Pool {
     std::chrono::steady_clock::time_point start;
   };
 
-  fs::path Partial(const SweepPoint& pt) const {
-    return fs::path(o_.out_dir) / (pt.name + ".partial");
-  }
+  fs::path Log(const SweepPoint& pt) const { return fs::path(o_.out_dir) / (pt.name + ".log"); }
+  fs::path Results(const SweepPoint& pt) const { return fs::path(o_.out_dir) / pt.name; }
 
   // A point runs as a plain process, not as a rank of the sweep's MPI job:
   // this process's environment without the launcher's variables, which would
@@ -121,17 +120,13 @@ class Pool {
     return env;
   }
 
+  // The point's run owns DIR/NAME as any run owns its directory
+  // (core/results_dir.h): it writes beside it and moves its results in only
+  // when complete; --force because a point is run only when DIR/NAME holds
+  // no finished results of this point (stale ones are replaced).
   void Start(const SweepPoint& pt) {
-    const fs::path partial = Partial(pt);
-    fs::remove_all(partial);
-    fs::create_directories(partial);
     const std::vector<std::string> sets = OverrideArgs(spec_, pt);
-    {
-      const nlohmann::json record = {
-          {"index", pt.index}, {"name", pt.name}, {"base", base_}, {"overrides", sets}};
-      WriteFileChecked((partial / kPointFile).string(), record.dump(2) + "\n");
-    }
-    std::vector<std::string> args = {o_.exe, "run", base_, "-o", partial.string()};
+    std::vector<std::string> args = {o_.exe, "run", base_, "-o", Results(pt).string(), "--force"};
     for (const std::string& s : sets) args.push_back("--set=" + s);
     args.push_back("-q");
     if (o_.threads > 1) args.push_back(fmt::format("--threads={}", o_.threads));
@@ -139,7 +134,7 @@ class Pool {
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
 
-    const std::string log = (partial / kLogFile).string();
+    const std::string log = Log(pt).string();
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
@@ -159,28 +154,35 @@ class Pool {
   void Finish(const SweepPoint& pt, int status, std::chrono::steady_clock::time_point start) {
     const double secs =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    const fs::path partial = Partial(pt);
-    const fs::path log = partial / kLogFile;
+    const fs::path results = Results(pt);
+    const fs::path log = Log(pt);
     std::string why = DescribeStatus(status);
     bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     std::optional<nlohmann::json> summary;
     if (ok) {
-      summary = ReadJson(partial / "summary.json");
+      summary = ReadJson(results / "summary.json");
       if (!summary) {
         ok = false;
         why = "exited 0 but wrote no readable summary.json";
       }
     }
     if (!ok) {
-      Report(pt, false, fmt::format("{}; output in {}", why, partial.string()), secs,
+      Report(pt, false, fmt::format("{}; output in {}", why, log.string()), secs,
              Tail(ReadText(log), kTailLines));
       return;
     }
+    // The record that makes the point finished for a resumed sweep, last.
+    const nlohmann::json record = {{"index", pt.index},
+                                   {"name", pt.name},
+                                   {"base", base_},
+                                   {"overrides", OverrideArgs(spec_, pt)}};
     std::error_code ec;
-    if (fs::file_size(log, ec) == 0 && !ec) fs::remove(log, ec);
-    const fs::path final_dir = fs::path(o_.out_dir) / pt.name;
-    fs::remove_all(final_dir);
-    fs::rename(partial, final_dir);
+    if (fs::file_size(log, ec) == 0 && !ec) {
+      fs::remove(log, ec);
+    } else {
+      fs::rename(log, results / kLogFile, ec);
+    }
+    WriteFileAtomically((results / kPointFile).string(), record.dump(2) + "\n");
     outcomes_[pt.index].row = SummaryRow(*summary);
     Report(pt, true, "", secs, {});
   }
@@ -236,7 +238,7 @@ PointOutcome ReadFinishedPoint(const std::string& out_dir, const SweepSpec& spec
   PointOutcome o;
   const fs::path dir = fs::path(out_dir) / point.name;
   const std::optional<nlohmann::json> summary = ReadJson(dir / "summary.json");
-  if (!summary) return o;
+  if (!summary || (summary->is_object() && summary->value("partial", false))) return o;
   const std::optional<nlohmann::json> record = ReadJson(dir / kPointFile);
   const bool same = record && record->is_object() && record->contains("overrides") &&
                     (*record)["overrides"] == nlohmann::json(OverrideArgs(spec, point));

@@ -1,11 +1,13 @@
 // Runs sweep points as worker processes: each point is `rocesim run BASE -o
-// DIR/NAME.partial --set k=v ... -q` (the rocesim binary itself, via
+// DIR/NAME --force --set k=v ... -q` (the rocesim binary itself, via
 // posix_spawn), at most `jobs` at a time, its stdout and stderr in
-// NAME.partial/run.log. A point that succeeds is renamed to DIR/NAME, so a
-// directory without ".partial" always holds complete results; a killed sweep
-// never leaves a point that looks finished. A point is finished when DIR/NAME
-// has a summary.json and a sweep_point.json recording the same overrides; a
-// rerun skips finished points (resume). No MPI here: with several ranks, each
+// DIR/NAME.log (moved to NAME/run.log when the point succeeds and said
+// something, else removed). The run writes NAME atomically
+// (core/results_dir.h), so NAME always holds one run's complete results; a
+// killed sweep never leaves a point that looks finished. A point is finished
+// when DIR/NAME has a summary.json that is not partial and a sweep_point.json
+// (written last, by the sweep) recording the same overrides; a rerun skips
+// finished points (resume). No MPI here: with several ranks, each
 // process runs the points whose index % ranks == rank (apps/sweep_command.cpp).
 #pragma once
 

@@ -1,0 +1,41 @@
+#include "apps/stop_signals.h"
+
+#include <unistd.h>
+
+#include <csignal>
+
+#include "sim/stop_request.h"
+
+namespace rocesim {
+namespace {
+
+volatile sig_atomic_t announce_stop = 0;
+
+extern "C" void OnStopSignal(int signal) {
+  if (StopRequested()) _exit(128 + signal);  // the second: now
+  RequestStop(signal);
+  if (announce_stop) {
+    static const char kMessage[] =
+        "\nrocesim: stopping at the next window to write partial results (again to quit "
+        "at once, writing nothing)\n";
+    (void)!::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+  }
+}
+
+}  // namespace
+
+int StoppedExitStatus() {
+  return 128 + (StopSignal() != 0 ? StopSignal() : SIGINT);
+}
+
+void InstallStopSignals(bool announce) {
+  announce_stop = announce ? 1 : 0;
+  struct sigaction sa {};
+  sa.sa_handler = OnStopSignal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+}  // namespace rocesim
