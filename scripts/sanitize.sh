@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The CI's sanitizer pass (issue "Trustworthy at any input"): builds rocesim
+# The sanitizer pass (issue "Trustworthy at any input"; meant for CI once a
+# full pass has been made): builds rocesim
 # with AddressSanitizer + UndefinedBehaviorSanitizer (-fno-sanitize-recover:
 # the first report fails the run) into build-asan/, then runs under them
 #   1. the whole test suite (ctest), but for the validation suite's quick
