@@ -19,20 +19,21 @@
 #include <vector>
 
 #include "apps/commands.h"
+#include "core/data_path.h"
 
 namespace rocesim {
 namespace {
 
 extern "C" char** environ;
 
-// The plotting script: $ROCESIM_PYTHON_DIR/rocesim_report.py (an installed or
-// relocated copy), else the source tree's python/ directory; for `validate`
-// the source tree's validation/validate.py.
+// The plotting script: $ROCESIM_PYTHON_DIR/rocesim_report.py (a copy of
+// one's own), else found beside the binary (core/data_path.h); for
+// `validate`, validation/validate.py the same way.
 std::string ToolScript(const std::string& command) {
-  if (command == "validate") return ROCESIM_SOURCE_DIR "/validation/validate.py";
+  if (command == "validate") return DataFile("validation", "validation", "validate.py");
   const char* dir = std::getenv("ROCESIM_PYTHON_DIR");
-  const std::string base = dir != nullptr && *dir != '\0' ? dir : ROCESIM_SOURCE_DIR "/python";
-  return base + "/rocesim_report.py";
+  if (dir != nullptr && *dir != '\0') return std::string(dir) + "/rocesim_report.py";
+  return DataFile("python", "python", "rocesim_report.py");
 }
 
 enum class Probe { kOk, kNotFound, kNoModules };

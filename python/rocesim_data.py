@@ -280,19 +280,20 @@ def load_series(d, name, columns):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # loadtxt warns on a header-only file
         try:
-            data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2, dtype=float)
-        except ValueError as e:
+            # Only the columns asked for: counters.csv has a text column (kind).
+            data = np.loadtxt(path, delimiter=",", skiprows=1, ndmin=2, dtype=float,
+                              usecols=[header.index(c) for c in columns])
+        except (ValueError, IndexError) as e:
             raise ResultsError(f"{path}: not numeric CSV: {e}") from None
     if data.size == 0:
-        data = np.zeros((0, len(header)))
-    if data.shape[1] != len(header):
-        raise ResultsError(f"{path}: {data.shape[1]} fields per row but {len(header)} in header")
-    return {c: data[:, header.index(c)] for c in columns}
+        data = np.zeros((0, len(columns)))
+    return {c: data[:, i] for i, c in enumerate(columns)}
 
 
 QUEUE_COLS = ["time_ps", "node", "port", "priority", "bytes"]
 PORT_COLS = ["time_ps", "node", "port", "tx_bytes", "pause_sent", "pause_received", "paused_mask"]
 RATE_COLS = ["time_ps", "flow", "rate_bps", "window_bytes", "snd_una", "snd_nxt"]
+COUNTER_COLS = ["time_ps", "node", "port", "paused_time_ps"]
 
 
 def monitor_interval_ps(scenario, *series):
@@ -344,10 +345,11 @@ class TimeAxis:
     it nothing was sampled, so nothing is drawn there) and the nodes the
     monitors were limited to (monitors.nodes; empty: all)."""
 
-    def __init__(self, end_ps, window, nodes=()):
+    def __init__(self, end_ps, window, nodes=(), events=()):
         self.end_ps = end_ps
         self.window = window
         self.nodes = list(nodes)
+        self.events = list(events)  # (time_ps, label) marked on every time plot
         self.div, self.unit = time_scale(end_ps or 1)
 
     def nodes_note(self):
@@ -389,8 +391,137 @@ def node_kinds(queues, ports):
     return sw
 
 
+class NodeNames:
+    """Node ids with their names from nodes.csv (host12, tor3, agg1, ...):
+    `in` says whether a node is a switch, label() names it.  Plots take it
+    where they took the set of switch ids."""
+
+    def __init__(self, names, switches, monitored=None):
+        self.names = dict(names)
+        self.switches = set(switches)
+        # Iterating (a heat map's rows) gives the switches the monitor files
+        # hold, not every switch of a fabric whose monitors cover a few.
+        self.monitored = sorted(self.switches if monitored is None
+                                else self.switches & set(monitored))
+
+    def __contains__(self, node):
+        return node in self.switches
+
+    def __iter__(self):
+        return iter(self.monitored)
+
+    def __len__(self):
+        return len(self.monitored)
+
+    def label(self, node):
+        node = int(node)
+        if node in self.names:
+            return self.names[node]
+        return f"switch {node}" if node in self.switches else f"host {node}"
+
+
+def load_nodes(d):
+    """nodes.csv (node,kind,tier,index,name) as (names by id, switch ids), or
+    None when the run predates it."""
+    path = os.path.join(d, "nodes.csv")
+    if not os.path.isfile(path):
+        return None
+    names, switches = {}, set()
+    with open(path, newline="", encoding="utf-8") as f:
+        for i, row in enumerate(csv.DictReader(f)):
+            try:
+                node = int(row["node"])
+            except (KeyError, TypeError, ValueError):
+                raise ResultsError(f"{path}: line {i + 2}: expected columns "
+                                   "node,kind,tier,index,name with an integer node") from None
+            names[node] = row.get("name") or str(node)
+            if row.get("kind") != "host":
+                switches.add(node)
+    return names, switches
+
+
+def node_names(d, queues, ports):
+    """The NodeNames of a results directory: nodes.csv where written, else
+    switches guessed from the monitor files (node_kinds)."""
+    loaded = load_nodes(d)
+    seen = node_kinds(queues, ports)
+    if loaded is None:
+        return NodeNames({}, seen)
+    names, switches = loaded
+    return NodeNames(names, switches, seen)
+
+
 def node_label(node, switches):
+    if isinstance(switches, NodeNames):
+        return switches.label(node)
     return f"switch {node}" if node in switches else f"host {node}"
+
+
+EVENT_COLS = ["time_ps", "node", "port", "priority", "event"]
+
+
+def load_events(d):
+    """events.csv (faults, watchdog triggers and restores, deadlocks) as a
+    list of dicts with int times, or None when absent."""
+    path = os.path.join(d, "events.csv")
+    if not os.path.isfile(path):
+        return None
+    out = []
+    with open(path, newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        missing = [c for c in EVENT_COLS if c not in (reader.fieldnames or [])]
+        if missing:
+            raise ResultsError(f"{path}: missing column(s) {', '.join(missing)}")
+        for i, row in enumerate(reader):
+            try:
+                out.append({"time_ps": int(row["time_ps"]), "node": int(row["node"]),
+                            "port": int(row["port"]), "priority": int(row["priority"]),
+                            "event": row["event"]})
+            except (TypeError, ValueError):
+                raise ResultsError(f"{path}: line {i + 2}: not an event row: "
+                                   f"{','.join(str(v) for v in row.values())}") from None
+    return out
+
+
+def event_marks(events, nodes, limit=12):
+    """The events to mark on the time plots as (time_ps, label): one mark per
+    event at one instant (the nodes it hit named in the label); beyond `limit`
+    marks, only each kind's first, labelled with how many there were, so a
+    watchdog that fires thousands of times stays one readable line."""
+    if not events:
+        return []
+    by_instant = {}
+    for e in events:
+        by_instant.setdefault((e["time_ps"], e["event"]), []).append(e)
+    marks = []
+    for (t, kind), es in sorted(by_instant.items()):
+        where = sorted({node_label(e["node"], nodes) for e in es})
+        shown = ", ".join(where[:3]) + (f" +{len(where) - 3}" if len(where) > 3 else "")
+        marks.append((t, f"{kind} {shown}", kind))
+    if len(marks) > limit:
+        counts = {}
+        for _, _, kind in marks:
+            counts[kind] = counts.get(kind, 0) + 1
+        first = {}
+        for t, label, kind in marks:
+            first.setdefault(kind, (t, f"{label} (first of {counts[kind]})"
+                                    if counts[kind] > 1 else label, kind))
+        marks = sorted(first.values())
+    return [(t, label) for t, label, _ in marks]
+
+
+def paused_time_by_port(counters):
+    """Total time each port spent paused (counters.csv paused_time_ps summed
+    over its intervals) as [(node, port, kind, paused_ps)], longest first;
+    ports never paused are left out."""
+    if counters is None or counters["time_ps"].size == 0:
+        return []
+    key = counters["node"].astype(np.int64) * 100000 + counters["port"].astype(np.int64)
+    uniq, inv = np.unique(key, return_inverse=True)
+    total = np.zeros(uniq.size)
+    np.add.at(total, inv, counters["paused_time_ps"])
+    out = [(int(k // 100000), int(k % 100000), float(v)) for k, v in zip(uniq, total) if v > 0]
+    return sorted(out, key=lambda r: (-r[2], r[0], r[1]))
 
 
 # --------------------------------------------------------------------------

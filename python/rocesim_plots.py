@@ -173,6 +173,19 @@ def _run_time_axis(ax, tax):
             ax.axvspan(lo, hi, color="#ebebeb", zorder=0, lw=0)
             ax.text((lo + hi) / 2, 0.97, "not monitored", transform=ax.get_xaxis_transform(),
                     ha="center", va="top", fontsize=7, color="#777")
+    _event_lines(ax, tax)
+
+
+def _event_lines(ax, tax):
+    """events.csv (faults, watchdog triggers, deadlocks) as labelled vertical
+    lines, so a time plot shows what happened when."""
+    for i, (t, label) in enumerate(tax.events):
+        x = t / tax.div
+        ax.axvline(x, color="#b2182b", lw=1.0, ls="--", zorder=3)
+        # Staggered heights: marks close in time do not print over each other.
+        ax.text(x, 0.95 - 0.12 * (i % 4), f" {label}", transform=ax.get_xaxis_transform(),
+                rotation=0, ha="left", va="top", fontsize=7, color="#b2182b",
+                bbox=dict(facecolor="white", alpha=0.7, lw=0, pad=1), zorder=4)
 
 
 def _lines_and_band(ax, x, matrix, order, labels, top, what, scale=1.0, steps=True):
@@ -309,11 +322,13 @@ def port_throughput(ports, switches, interval_ps, path, title, top, tax=None):
     return None
 
 
-def queue_occupancy(queues, interval_ps, path, title, top, tax=None):
+def queue_occupancy(queues, interval_ps, path, title, top, tax=None, nodes=None,
+                    what="switch queue"):
     """Bytes queued in the `top` switch queues with the highest peak over
-    time, and a min-max band of the other queues."""
+    time, and a min-max band of the other queues (`what`: "CIOQ input
+    queue" for input_queues.csv)."""
     if queues is None or queues["time_ps"].size == 0:
-        return "queues.csv has no samples (no switch queue was ever non-empty at a sample)"
+        return f"no samples (no {what} was ever non-empty at a sample)"
     key = (queues["node"].astype(np.int64) * 100000 + queues["port"].astype(np.int64)) * 10 \
         + queues["priority"].astype(np.int64)
     window = tax.window if tax is not None else None
@@ -333,19 +348,47 @@ def queue_occupancy(queues, interval_ps, path, title, top, tax=None):
     for k in uniq:
         node_port, prio = divmod(int(k), 10)
         node, port = divmod(node_port, 100000)
-        labels.append(f"switch {node} port {port} prio {prio}")
+        name = rd.node_label(node, nodes) if nodes is not None else f"switch {node}"
+        labels.append(f"{name} port {port} prio {prio}")
     div, unit = _time_unit(tax, grid.max())
     fig, ax = _new(figsize=(10, 5))
     note = _lines_and_band(ax, grid / div, m, order, labels, top, "queues", scale=1e-3,
                            steps=False)
     ax.set_xlabel(f"time ({unit})")
-    ax.set_ylabel("queue occupancy (KB)")
-    nodes = tax.nodes_note() if tax is not None else ""
-    ax.set_title(f"{title}: switch queue occupancy{nodes}{note}", fontsize=10)
+    ax.set_ylabel(f"{what} occupancy (KB)")
+    monitored = tax.nodes_note() if tax is not None else ""
+    ax.set_title(f"{title}: {what} occupancy{monitored}{note}", fontsize=10)
     ax.set_ylim(bottom=0)
     _grid(ax)
     _run_time_axis(ax, tax)
     _legend(ax, min(top, len(order)) + 1, outside=True)
+    _save(fig, path)
+    return None
+
+
+def paused_time(paused, nodes, path, title, top, run_ps=None):
+    """Time each port spent paused by PFC (counters.csv), the `top` ports
+    longest first, as horizontal bars (in % of the run when its length is
+    known)."""
+    if not paused:
+        return "no port was paused"
+    shown = paused[:top]
+    labels = [f"{rd.node_label(n, nodes)} port {p}" for n, p, _ in shown]
+    values = np.array([v for _, _, v in shown])
+    if run_ps:
+        values, unit = values / run_ps * 100, "% of the run"
+    else:
+        div, u = rd.time_scale(values.max())
+        values, unit = values / div, u
+    fig, ax = _new(figsize=(9, 0.8 + 0.28 * len(shown)))
+    y = np.arange(len(shown))
+    ax.barh(y, values, color="#2166ac")
+    ax.set_yticks(y, labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel(f"time paused ({unit})")
+    more = f" (top {len(shown)} of {len(paused)} paused ports)" if len(paused) > len(shown) else ""
+    ax.set_title(f"{title}: time paused per port{more}", fontsize=10)
+    _grid(ax)
     _save(fig, path)
     return None
 

@@ -238,6 +238,19 @@ def groups_html(s):
     return "\n".join(out)
 
 
+def events_html(events, nodes, limit=50):
+    """events.csv as a table: what happened, when and where (the first
+    `limit` events, and how many more there were)."""
+    rows = [[_num(e["time_ps"] / 1e6), e["event"], rd.node_label(e["node"], nodes), e["port"],
+             e["priority"]]
+            for e in events[:limit]]
+    table = html_table(["time (\u00b5s)", "event", "node", "port", "priority"], rows,
+                       numeric_from=3)
+    more = len(events) - limit
+    return table + (f'<p class="note">and {more} more events (events.csv)</p>' if more > 0
+                    else "")
+
+
 def do_report(args):
     d = args.results_dir
     rd.check_results_dir(d)
@@ -258,10 +271,15 @@ def do_report(args):
     queues = rd.load_series(d, "queues.csv", rd.QUEUE_COLS)
     ports = rd.load_series(d, "ports.csv", rd.PORT_COLS)
     rates = rd.load_series(d, "rates.csv", rd.RATE_COLS)
+    inputs = rd.load_series(d, "input_queues.csv", rd.QUEUE_COLS)
+    counters = rd.load_series(d, "counters.csv", rd.COUNTER_COLS)
     interval = rd.monitor_interval_ps(scenario, ports, queues, rates)
     tax = rd.time_axis(scenario, summary, ports, queues, rates)
+    switches = rd.node_names(d, queues, ports)  # names from nodes.csv: tor3, agg1, ...
+    tax.nodes = [rd.node_label(n, switches) if isinstance(n, int) else n for n in tax.nodes]
     only = tax.nodes_note()  # plots of per-node monitors cover these nodes only
-    switches = rd.node_kinds(queues, ports)
+    events = rd.load_events(d)
+    tax.events = rd.event_marks(events, switches)
     mtu = rd.scenario_mtu(scenario)
 
     figures, notes = [], []
@@ -297,7 +315,16 @@ def do_report(args):
     draw("port_throughput.png", "Port throughput" + only, [("ports.csv", ports)],
          lambda p: rp.port_throughput(ports, switches, interval, p, name, args.top, tax))
     draw("queue_occupancy.png", "Switch queue occupancy" + only, [("queues.csv", queues)],
-         lambda p: rp.queue_occupancy(queues, interval, p, name, args.top, tax))
+         lambda p: rp.queue_occupancy(queues, interval, p, name, args.top, tax, switches))
+    if inputs is not None:  # CIOQ switches only
+        draw("input_queue_occupancy.png", "CIOQ input queue occupancy" + only,
+             [("input_queues.csv", inputs)],
+             lambda p: rp.queue_occupancy(inputs, interval, p, name, args.top, tax, switches,
+                                          "CIOQ input queue"))
+    paused = rd.paused_time_by_port(counters)
+    if counters is not None:  # runs before counters.csv existed have none
+        draw("paused_time.png", "Time paused per port" + only, [("counters.csv", counters)],
+             lambda p: rp.paused_time(paused, switches, p, name, args.top, tax.end_ps))
     draw("pause_frames.png", "PFC pause frames over time" + only, [("ports.csv", ports)],
          lambda p: rp.pause_frames(ports, switches, interval, p, name, args.top, tax))
     draw("pause_heatmap.png", "PFC pause heat map" + only, [("ports.csv", ports)],
@@ -340,6 +367,16 @@ def do_report(args):
               _num(j.get("ideal_s", float("nan")) * 1e3),
               _num(j.get("slowdown_mean", float("nan")))] for j in summary["jobs"]],
             numeric_from=3))
+    if events:
+        body.append("<h2>Events</h2>")
+        body.append(events_html(events, switches))
+    if paused:
+        body.append("<h2>Time paused per port</h2>")
+        body.append(html_table(
+            ["port", "time paused (\u00b5s)", "% of the run"],
+            [[f"{rd.node_label(n, switches)} port {p}", _num(v / 1e6),
+              _num(v / tax.end_ps * 100) if tax.end_ps else "n/a"]
+             for n, p, v in paused[:args.top]]))
     if notes:
         body.append("<h2>Notes</h2>")
         body.extend(f'<p class="note">{html.escape(n)}</p>' for n in notes)

@@ -141,6 +141,32 @@ def make_run(d, name="synth", monitors=True, slow=1.0, pauses=4242):
             f.write(f"{t},3,50000000000,0,{una},{una + 10}\n")
 
 
+def write_story_files(d):
+    """nodes.csv (hosts 0-4, switch 5 "tor0"), events.csv (a storm, then 20
+    watchdog triggers), counters.csv (tor0 port 0 paused 30 us in all, host1
+    port 0 paused 10 us) and input_queues.csv (a CIOQ input queue on tor0)."""
+    with open(os.path.join(d, "nodes.csv"), "w") as f:
+        f.write("node,kind,tier,index,name\n")
+        for h in range(5):
+            f.write(f"{h},host,host,{h},host{h}\n")
+        f.write("5,switch,tor,0,tor0\n")
+    with open(os.path.join(d, "events.csv"), "w") as f:
+        f.write("time_ps,node,port,priority,event\n")
+        f.write("100000000,1,0,3,storm_start\n")
+        for i in range(20):
+            f.write(f"{200_000_000 + i * 1_000_000},5,0,3,watchdog_trigger\n")
+    with open(os.path.join(d, "counters.csv"), "w") as f:
+        f.write("time_ps,node,port,kind,tx_bytes,pause_sent,pause_received,paused_time_ps\n")
+        f.write(f"{INTERVAL_PS},5,0,switch,100,1,0,10000000\n")
+        f.write(f"{2 * INTERVAL_PS},5,0,switch,100,1,0,20000000\n")
+        f.write(f"{2 * INTERVAL_PS},1,0,host,100,0,1,10000000\n")
+        f.write(f"{2 * INTERVAL_PS},5,1,switch,100,0,0,0\n")
+    with open(os.path.join(d, "input_queues.csv"), "w") as f:
+        f.write("time_ps,node,port,priority,bytes\n")
+        for k in range(1, 30):
+            f.write(f"{k * INTERVAL_PS},5,1,3,{(k % 7) * 8_000}\n")
+
+
 @unittest.skipUnless(PYTHON, "no python3 with matplotlib and numpy "
                      "(apt-get install python3-matplotlib python3-numpy)")
 class ReportTest(unittest.TestCase):
@@ -180,6 +206,50 @@ class ReportTest(unittest.TestCase):
         for number in ("12.345", "4,242", "777", "19", "0.25"):  # p99, pauses, ECN, done, CPU
             self.assertIn(f">{number}<", page)
         self.assertNotIn("skipped", page)
+
+    def test_report_tells_events_pauses_input_queues_with_node_names(self):
+        make_run(self.path("run"))
+        write_story_files(self.path("run"))
+        code, out = run("report", self.path("run"))
+        self.assertEqual(code, 0, out)
+        rep = self.path("run", "report")
+        self.assert_png(os.path.join(rep, "input_queue_occupancy.png"))
+        self.assert_png(os.path.join(rep, "paused_time.png"))
+        with open(os.path.join(rep, "report.html")) as f:
+            page = f.read()
+        self.assertIn("<h2>Events</h2>", page)
+        self.assertIn("<td>storm_start</td><td>host1</td>", page)
+        self.assertEqual(page.count("<td>watchdog_trigger</td><td>tor0</td>"), 20)
+        # 30 us of the 2 ms run paused: 1.5 %; host1 10 us: 0.5 %.
+        self.assertIn("<td>tor0 port 0</td><td class=\"num\">30.000</td>"
+                      "<td class=\"num\">1.500</td>", page)
+        self.assertIn("<td>host1 port 0</td><td class=\"num\">10.000</td>"
+                      "<td class=\"num\">0.500</td>", page)
+        self.assertNotIn("tor0 port 1<", page)  # never paused
+        self.assertNotIn("switch 5", page)  # named from nodes.csv
+
+    def test_event_marks_collapse_repeats_and_name_nodes(self):
+        d = self.path("run")
+        make_run(d)
+        write_story_files(d)
+        got = py_eval(f"""
+import json, rocesim_data as rd
+nodes = rd.node_names({d!r}, None, None)
+events = rd.load_events({d!r})
+print(json.dumps({{
+  "few": rd.event_marks(events[:3], nodes),
+  "many": rd.event_marks(events, nodes, limit=12),
+  "labels": [rd.node_label(5, nodes), rd.node_label(2, nodes), 5 in nodes, 2 in nodes],
+  "paused": rd.paused_time_by_port(rd.load_series({d!r}, "counters.csv", rd.COUNTER_COLS)),
+}}))""")
+        self.assertEqual(got["few"], [[100e6, "storm_start host1"],
+                                      [200e6, "watchdog_trigger tor0"],
+                                      [201e6, "watchdog_trigger tor0"]])
+        # 21 marks > 12: each kind's first, with its count.
+        self.assertEqual(got["many"], [[100e6, "storm_start host1"],
+                                       [200e6, "watchdog_trigger tor0 (first of 20)"]])
+        self.assertEqual(got["labels"], ["tor0", "host2", True, False])
+        self.assertEqual(got["paused"], [[5, 0, 30e6], [1, 0, 10e6]])
 
     def test_report_output_dir_option(self):
         make_run(self.path("run"))

@@ -21,6 +21,7 @@
 #include "core/units.h"
 #include "scenario/yaml_fields.h"
 #include "topo/hpcc_topology_file.h"
+#include "topo/topology_size.h"
 
 namespace rocesim {
 namespace scenario_detail {
@@ -146,6 +147,7 @@ void Reader::ReadTopology(const Field& f, TopologyConfig& t) {
     Fail(f, fmt::format("the topology has too many hosts ({})", hosts));
   }
   hosts_ = static_cast<int>(hosts);
+  CheckBuildable(f, m, t);
   if (gpus_field && hosts % t.gpus_per_server != 0)
     Fail(*gpus_field,
          fmt::format("expected a divisor of the topology's {} hosts, got {}: servers are groups "
@@ -165,6 +167,30 @@ void Reader::ReadTopology(const Field& f, TopologyConfig& t) {
     if (t.kind == TopologyKind::kFile)
       Fail(*v, "a topology file gives each link its own error rate (its fifth column)");
     t.error_rate = Fraction(*v, 0, true, 1);
+  }
+}
+
+// Refuses, before anything is built, a fabric with a switch of more ports
+// than a node can number or one whose estimated size exceeds the machine's
+// memory, naming the field that made it so.
+void Reader::CheckBuildable(const Field& f, const Map& m, const TopologyConfig& t) const {
+  if (t.kind == TopologyKind::kFile) return;  // the build names the file's node
+  const TopologySize size = SizeOfTopology(t);
+  const auto field = [&](std::string_view key) { return m.Get(key).value_or(f); };
+  for (const SwitchRole& role : size.roles) {
+    if (role.ports > kMaxPortsPerNode)
+      Fail(field(role.key), fmt::format("each {} would have {} ports; a node has at most {}",
+                                        role.name, role.ports, kMaxPortsPerNode));
+  }
+  const int64_t bytes = EstimatedFabricBytes(size);
+  const int64_t memory = PhysicalMemoryBytes();
+  if (memory > 0 && bytes > memory) {
+    const std::string_view key = size.roles.empty() ? "type" : size.roles.front().key;
+    Fail(field(key),
+         fmt::format("the fabric ({} hosts, {} switches, {} ports) needs at least {:.1f} GB to "
+                     "build, more than this machine's {:.1f} GB of memory",
+                     size.hosts, size.switches, size.ports, static_cast<double>(bytes) / 1e9,
+                     static_cast<double>(memory) / 1e9));
   }
 }
 

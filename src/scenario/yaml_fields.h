@@ -150,6 +150,7 @@ class Reader {
 
   // ---- sections ----
   void ReadTopology(const Field& f, TopologyConfig& t);
+  void CheckBuildable(const Field& f, const Map& m, const TopologyConfig& t) const;
   void ReadLink(const Field& f, int64_t& rate, Time& delay) const;
   void ReadSwitch(const Field& f, SwitchConfig& s) const;
   void ReadRcm(const Field& f, bool cioq, RcmConfig& r) const;

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/data_path.h"
 #include "core/text_fields.h"
 
 namespace rocesim {
@@ -33,7 +34,7 @@ const std::vector<std::string_view>& BuiltinCdfNames() {
 }
 
 std::string BuiltinCdfPath(std::string_view name) {
-  return fmt::format("{}/data/cdf/{}.txt", ROCESIM_SOURCE_DIR, name);
+  return DataFile("data/cdf", "cdf", fmt::format("{}.txt", name));
 }
 
 std::vector<CdfPoint> ParseCdf(std::string_view text, const std::string& name) {

@@ -25,7 +25,8 @@ class CdfError : public std::runtime_error {
 
 // The distributions shipped in data/cdf/ (sources in data/cdf/README.md).
 const std::vector<std::string_view>& BuiltinCdfNames();
-// data/cdf/<name>.txt under the project source directory (ROCESIM_SOURCE_DIR).
+// data/cdf/<name>.txt, found beside the binary (core/data_path.h: share/rocesim/cdf
+// of an install, data/cdf of the source tree).
 std::string BuiltinCdfPath(std::string_view name);
 
 // Parses and validates CDF text (blank lines and '#' comments are skipped).
