@@ -134,7 +134,9 @@ TEST_F(HpccCompatCli, FctAndPfcFilesMatchFlowsAndSummary) {
   size_t pauses = 0;
   for (size_t i = 0; i < pfc.size(); ++i) {
     const HpccPfcLine& l = pfc[i];
-    if (i > 0) EXPECT_LE(pfc[i - 1].time_ns, l.time_ns);
+    if (i > 0) {
+      EXPECT_LE(pfc[i - 1].time_ns, l.time_ns);
+    }
     ASSERT_TRUE(is_switch.count(l.node)) << l.node;
     EXPECT_EQ(l.node_type, is_switch[l.node] ? 1u : 0u);
     EXPECT_GE(l.if_index, 1u) << "ns-3 device 0 is the loopback";
