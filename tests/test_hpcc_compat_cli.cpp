@@ -153,15 +153,21 @@ TEST_F(HpccCompatCli, OffByDefault) {
   EXPECT_NE(ReadFile(dir_ + "r/resolved.yaml").find("hpcc_compat: false"), std::string::npos);
 }
 
+// congestion-spreading: switches pause switches too, across the cut.
 TEST_F(HpccCompatCli, PartitionedRunWritesTheSameFiles) {
+  const std::string sc = ExamplePath("congestion-spreading.yaml");
   const std::string on = "--set output.hpcc_compat=true";
-  RunInto("serial", ExamplePath("quickstart.yaml"), on);
-  RunInto("threads", ExamplePath("quickstart.yaml"), on + " --threads 2");
+  RunInto("serial", sc, on);
+  RunInto("threads", sc, on + " --threads 2");
   const std::vector<std::string> names = ExpectSameResults("serial", "threads");
   EXPECT_NE(std::find(names.begin(), names.end(), "pfc.txt"), names.end());
   EXPECT_NE(std::find(names.begin(), names.end(), "fct.txt"), names.end());
+  const std::vector<HpccPfcLine> pfc = ParsePfc(ReadFile(dir_ + "serial/pfc.txt"));
+  EXPECT_TRUE(std::any_of(pfc.begin(), pfc.end(), [](const HpccPfcLine& l) {
+    return l.node_type == 1;
+  })) << "a switch received pause frames";
   if (!test::HaveMpirun()) return;
-  RunInto("mpi", ExamplePath("quickstart.yaml"), on, test::MpirunPrefix(2));
+  RunInto("mpi", sc, on, test::MpirunPrefix(2));
   ExpectSameResults("serial", "mpi");
 }
 
