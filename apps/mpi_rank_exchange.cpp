@@ -260,6 +260,9 @@ class MpiRankExchange final : public RankExchange {
       Append(buf, static_cast<uint32_t>(e.event.size()));
       buf.insert(buf.end(), e.event.begin(), e.event.end());
     }
+    // The PFC trace (this rank's partitions' entries, merged already).
+    Append(buf, static_cast<uint32_t>(f.pfc_trace.size()));
+    for (const PfcTraceEntry& e : f.pfc_trace) Append(buf, e);
     const std::vector<char> all =
         GatherBytes(buf, static_cast<int>(ranks_), static_cast<int>(rank_));
     // Sums and maxima.
@@ -287,6 +290,7 @@ class MpiRankExchange final : public RankExchange {
     const char* at = all.data();
     const char* stop = at + all.size();
     std::vector<OpsEvent> log;
+    std::vector<PfcTraceEntry> trace;
     while (at < stop) {  // one rank's part after another
       for (auto n = Read<uint32_t>(at); n > 0; --n) {
         const auto sides = Read<uint8_t>(at);
@@ -312,9 +316,12 @@ class MpiRankExchange final : public RankExchange {
         at += len;
         log.push_back(e);
       }
+      for (auto n = Read<uint32_t>(at); n > 0; --n) trace.push_back(Read<PfcTraceEntry>(at));
     }
     std::stable_sort(log.begin(), log.end(), OpsEventBefore);
     f.ops.events = std::move(log);
+    std::sort(trace.begin(), trace.end(), PfcTraceBefore);
+    f.pfc_trace = std::move(trace);
   }
 
  private:

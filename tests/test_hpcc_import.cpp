@@ -82,6 +82,26 @@ TEST(HpccImport, ReferenceConfigCarriesEveryKeySetting) {
   EXPECT_TRUE(sc.sw.alpha_by_rate.empty()) << "k=8: every port at the NICs' 100G";
 }
 
+// The reference config names an FCT and a PFC output file: rocesim writes
+// those formats (output.hpcc_compat) and says under which names, instead of
+// listing the keys as not imported.
+TEST(HpccImport, FctAndPfcOutputsTurnOnHpccCompat) {
+  std::string text;
+  const Scenario sc = ImportAndLoad(kConfig, &text);
+  EXPECT_TRUE(sc.output.hpcc_compat);
+  const size_t listed = text.find("# Not imported");
+  ASSERT_NE(listed, std::string::npos);
+  // The list: the comment lines from its heading on.
+  std::string not_imported;
+  std::istringstream lines(text.substr(listed));
+  for (std::string l; std::getline(lines, l) && l.starts_with("#");) not_imported += l + "\n";
+  EXPECT_EQ(not_imported.find("FCT_OUTPUT_FILE"), std::string::npos) << not_imported;
+  EXPECT_EQ(not_imported.find("PFC_OUTPUT_FILE"), std::string::npos) << not_imported;
+  EXPECT_NE(text.find("FCT_OUTPUT_FILE k8_dcqcn_ws30_fct.txt -> fct.txt"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("PFC_OUTPUT_FILE"), std::string::npos);
+}
+
 // The HPCC simulator's PFC threshold doubles alpha per doubling of a port's
 // rate over the NICs': fat320's 400G switch ports get 1/2 (1/8 at 100G).
 TEST(HpccImport, AlphaDoublesWithPortRate) {

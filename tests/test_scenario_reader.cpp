@@ -92,6 +92,7 @@ monitors:
   end: 2ms
 output:
   dir: results/full
+  hpcc_compat: true
 )";
 
 TEST(ScenarioReader, FullScenarioFillsEveryField) {
@@ -181,6 +182,7 @@ TEST(ScenarioReader, FullScenarioFillsEveryField) {
   EXPECT_EQ(s.monitors.start, kMicrosecond);
   EXPECT_EQ(s.monitors.end, 2 * kMillisecond);
   EXPECT_EQ(s.output.dir, "results/full");
+  EXPECT_TRUE(s.output.hpcc_compat);
 }
 
 TEST(ScenarioReader, YamlAsRunReproducesTheScenario) {
@@ -211,6 +213,7 @@ TEST(ScenarioReader, Defaults) {
   EXPECT_TRUE(s.traffic.empty());
   EXPECT_EQ(s.monitors.end, kTimeMax);
   EXPECT_EQ(s.output.dir, "");
+  EXPECT_FALSE(s.output.hpcc_compat);
 }
 
 TEST(ScenarioReader, EmptySectionsMeanDefaults) {
@@ -270,6 +273,12 @@ TEST(ScenarioReaderErrors, LocationPathExpectedAndFound) {
 )");
   EXPECT_EQ(err,
             R"(x.yaml:4:11: switch.ecn.kmin: expected a size like "200KB" or "4KiB", got "abc")");
+}
+
+TEST(ScenarioReaderErrors, HpccCompatIsABool) {
+  const std::string err = ErrorOf(std::string(kMinimal) + "output:\n  hpcc_compat: yes please\n");
+  EXPECT_NE(err.find("x.yaml:3:16: output.hpcc_compat: expected true or false"), std::string::npos)
+      << err;
 }
 
 TEST(ScenarioReaderErrors, WrongTypes) {

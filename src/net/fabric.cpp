@@ -93,6 +93,9 @@ void Fabric::OnPauseFrame(PortId port, PktId id) {
   const int quanta = static_cast<int>(pkt.psn);
   p.counters.pause_received++;
   counters.pause_received++;
+  if (pfc_trace_enabled) [[unlikely]]
+    pfc_trace.push_back(
+        {now, p.node, p.local, static_cast<uint8_t>(prio), static_cast<uint8_t>(quanta != 0)});
   if (p.wd_ignore >> prio & 1) {  // a triggered watchdog no longer honours them
     pool.Free(id);
     return;

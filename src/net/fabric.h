@@ -28,6 +28,7 @@
 #include "rcm/rcm_notification.h"
 #include "scenario/scenario.h"
 #include "stats/counters.h"
+#include "stats/pfc_trace.h"
 #include "topo/routing.h"
 #include "transport/flow.h"
 #include "transport/flow_dependencies.h"
@@ -97,6 +98,9 @@ struct Fabric {
     return int_stacks[id];
   }
   Counters counters;
+  // Every pause frame received, when output.hpcc_compat asks for pfc.txt.
+  bool pfc_trace_enabled = false;
+  std::vector<PfcTraceEntry> pfc_trace;
   // Link errors: a stream per port (drawn only on lossy links), so that a
   // link's draws do not depend on the order other links land frames in.
   std::vector<Rng> link_rngs;

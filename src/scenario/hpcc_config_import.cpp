@@ -257,6 +257,20 @@ std::string ImportHpccConfig(const std::string& config_path, const std::string& 
   line("traffic:");
   line("  - type: flow_file");
   line(fmt::format("    file: {}", Relocate(c.Str("FLOW_FILE"), config_path, output_path)));
+  // The simulator's FCT and PFC outputs: rocesim writes the same formats, under
+  // fixed names in the results directory (stats/hpcc_compat_writer.h).
+  std::string compat;
+  for (const auto& [key, file] :
+       {std::pair{"FCT_OUTPUT_FILE", "fct.txt"}, {"PFC_OUTPUT_FILE", "pfc.txt"}})
+    if (c.Has(key)) {
+      compat += fmt::format("  # {} {} -> {} in the results directory\n", key, c.Str(key), file);
+    }
+  if (!compat.empty()) {
+    line("");
+    line("output:");
+    line("  hpcc_compat: true   # the HPCC simulator's output formats:");
+    y += compat;
+  }
   const auto unused = c.Unused();
   if (!unused.empty()) {
     std::string header =

@@ -690,10 +690,12 @@ std::string ResolvedScenarioYaml(const Scenario& sc, std::vector<ResolvedSetting
   WriteMonitors(o.Map("monitors"), sc.monitors);
   Out::List faults = o.MapList("faults", "list of faults");
   for (const FaultSpec& f : sc.faults) WriteFault(faults.Item(), f);
+  Out output = o.Map("output");
   if (!sc.output.dir.empty())
-    o.Map("output").Text("dir", sc.output.dir);
+    output.Text("dir", sc.output.dir);
   else
-    o.Map("output").Omit("dir", "results/NAME", kTextUnit);
+    output.Omit("dir", "results/NAME", kTextUnit);
+  output.Bool("hpcc_compat", sc.output.hpcc_compat);
   YAML::Emitter out;
   out << root;
   return std::string(out.c_str()) + "\n";

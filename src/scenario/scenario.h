@@ -487,6 +487,10 @@ struct FaultSpec {
 
 struct OutputConfig {
   std::string dir;  // empty: results/<name>
+  // Also write the HPCC ns-3 simulator's output formats (fct.txt, pfc.txt:
+  // stats/hpcc_compat_writer.h), so analysis scripts written for that
+  // simulator (its fct_analysis.py and the like) read rocesim results unchanged.
+  bool hpcc_compat = false;
 };
 
 struct Scenario {

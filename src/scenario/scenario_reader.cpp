@@ -471,8 +471,9 @@ Scenario Reader::Read(const YAML::Node& root) {
   if (auto v = m.Get("faults"))
     for (const Field& item : List(*v, "a list of faults")) sc.faults.push_back(ReadFault(item));
   if (auto v = m.Get("output")) {
-    const Map out = ReadMap(*v, {"dir"});
+    const Map out = ReadMap(*v, {"dir", "hpcc_compat"});
     if (auto d = out.Get("dir")) sc.output.dir = String(*d);
+    if (auto h = out.Get("hpcc_compat")) sc.output.hpcc_compat = Bool(*h);
   }
   return sc;
 }

@@ -313,6 +313,13 @@ void PartitionedRun::Merge(RunStats& stats) {
       if (replicas_[t]->IsLocalNode(e.node)) log.push_back(e);
   std::stable_sort(log.begin(), log.end(), OpsEventBefore);
   out.ops.events = std::move(log);
+  // The PFC trace: each frame lands in the partition of the node receiving it.
+  std::vector<PfcTraceEntry> trace;
+  for (uint32_t t = 0; t < threads_; ++t)
+    for (const PfcTraceEntry& e : replicas_[t]->fabric().pfc_trace)
+      if (replicas_[t]->IsLocalNode(e.node)) trace.push_back(e);
+  std::sort(trace.begin(), trace.end(), PfcTraceBefore);
+  out.pfc_trace = std::move(trace);
   uint64_t in_network = 0, in_network_payload = 0;
   for (uint32_t t = 0; t < threads_; ++t) {
     const Fabric& f = replicas_[t]->fabric();

@@ -95,6 +95,7 @@ void Simulation::Build() {
   f.layout = layout_;
   f.nodes = l.nodes;      // a view: the layout outlives the fabric
   f.routing = l.routing;  // shares the layout's tables until a link_down recomputes them
+  f.pfc_trace_enabled = scenario_.output.hpcc_compat;
 
   // The ports this replica holds: its nodes' ports, and the far end of each
   // of their links (a frame crossing a cut link lands from that port's wire).

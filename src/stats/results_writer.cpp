@@ -17,6 +17,7 @@
 #include "scenario/scenario_warnings.h"
 #include "sim/stop_request.h"
 #include "stats/collective_results.h"
+#include "stats/hpcc_compat_writer.h"
 #include "stats/node_map.h"
 #include "stats/slowdown_stats.h"
 #include "workload/generators.h"
@@ -195,6 +196,7 @@ void WriteResults(const Simulation& sim, const RunStats& stats, const std::strin
   WriteFileChecked(dir + "/scenario.yaml", sim.scenario().yaml_as_run + "\n");
   WriteFileChecked(dir + "/resolved.yaml", ResolvedScenarioYaml(sim.scenario()));
   WriteNodeMap(*f.layout, dir);
+  if (sc.output.hpcc_compat) WriteHpccCompatFiles(sim, dir);
 }
 
 }  // namespace rocesim

@@ -8,6 +8,8 @@
 //   events.csv     time_ps,node,port,priority,event: fault starts/ends and
 //                  watchdog triggers/restores (src/ops/), when faults or
 //                  watchdogs are configured
+//   fct.txt, pfc.txt  the HPCC simulator's formats, with output.hpcc_compat
+//                  (stats/hpcc_compat_writer.h)
 // Everything but summary.json's "run" object (wall/CPU time, memory) is a pure
 // function of the scenario and seed, byte for byte.
 #pragma once

@@ -1,0 +1,59 @@
+#include "stats/hpcc_compat_writer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iterator>
+#include <vector>
+
+#include "core/checked_write.h"
+
+namespace rocesim {
+namespace {
+
+// The destination port the HPCC traffic generator writes for ordinary flows
+// (incast flows get 200); rocesim flows carry RoCEv2's 4791, which no HPCC
+// script looks for.
+constexpr int kHpccFlowDport = 100;
+constexpr Time kPsPerNs = 1000;
+
+}  // namespace
+
+uint32_t HpccNodeIp(uint32_t node) {
+  return 0x0b000001u + (node / 256) * 0x10000u + (node % 256) * 0x100u;
+}
+
+std::string HpccFctText(const Simulation& sim) {
+  const Fabric& f = sim.fabric();
+  // The HPCC simulator writes a line as each flow completes.
+  std::vector<const Flow*> done;
+  for (const Flow& fl : f.flows)
+    if (fl.Finished()) done.push_back(&fl);
+  std::sort(done.begin(), done.end(), [](const Flow* a, const Flow* b) {
+    return a->finish < b->finish || (a->finish == b->finish && a->id < b->id);
+  });
+  fmt::memory_buffer out;
+  for (const Flow* fl : done)
+    fmt::format_to(std::back_inserter(out), "{:08x} {:08x} {} {} {} {} {} {}\n",
+                   HpccNodeIp(f.layout->host_nodes[fl->src]),
+                   HpccNodeIp(f.layout->host_nodes[fl->dst]), fl->sport, kHpccFlowDport,
+                   fl->size_bytes, fl->start / kPsPerNs, (fl->finish - fl->start) / kPsPerNs,
+                   fl->ideal_fct / kPsPerNs);
+  return fmt::to_string(out);
+}
+
+std::string HpccPfcText(const Simulation& sim) {
+  const Fabric& f = sim.fabric();
+  fmt::memory_buffer out;
+  for (const PfcTraceEntry& e : f.pfc_trace)
+    fmt::format_to(std::back_inserter(out), "{} {} {} {} {}\n", e.time / kPsPerNs, e.node,
+                   f.nodes[e.node].is_switch ? 1 : 0, e.port + 1, e.pause);
+  return fmt::to_string(out);
+}
+
+void WriteHpccCompatFiles(const Simulation& sim, const std::string& dir) {
+  WriteFileChecked(dir + "/fct.txt", HpccFctText(sim));
+  WriteFileChecked(dir + "/pfc.txt", HpccPfcText(sim));
+}
+
+}  // namespace rocesim

@@ -1,0 +1,175 @@
+// output.hpcc_compat: a run also writes the HPCC ns-3 simulator's FCT file
+// and PFC trace (its scratch/third.cc formats), read back here by a small
+// parser written from those formats and checked against rocesim's own
+// flows.csv, nodes.csv and summary.json; and a partitioned run writes them
+// byte for byte as the serial run does.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tests/cli_test_support.h"
+
+namespace rocesim {
+namespace {
+
+using test::ExamplePath;
+using test::ReadFile;
+
+// fct.txt: "sip dip sport dport size start_ns fct_ns standalone_fct_ns", the
+// addresses as 8 hex digits.
+struct HpccFctLine {
+  uint32_t sip = 0, dip = 0, sport = 0, dport = 0;
+  uint64_t size = 0, start_ns = 0, fct_ns = 0, standalone_ns = 0;
+};
+// pfc.txt: "time_ns node node_type if_index type".
+struct HpccPfcLine {
+  uint64_t time_ns = 0;
+  uint32_t node = 0, node_type = 0, if_index = 0, type = 0;
+};
+
+std::vector<HpccFctLine> ParseFct(const std::string& text) {
+  std::vector<HpccFctLine> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream w(line);
+    HpccFctLine l;
+    std::string sip, dip;
+    w >> sip >> dip >> l.sport >> l.dport >> l.size >> l.start_ns >> l.fct_ns >> l.standalone_ns;
+    EXPECT_TRUE(w && sip.size() == 8 && dip.size() == 8) << "bad fct.txt line: " << line;
+    l.sip = static_cast<uint32_t>(std::stoul(sip, nullptr, 16));
+    l.dip = static_cast<uint32_t>(std::stoul(dip, nullptr, 16));
+    out.push_back(l);
+  }
+  return out;
+}
+
+std::vector<HpccPfcLine> ParsePfc(const std::string& text) {
+  std::vector<HpccPfcLine> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream w(line);
+    HpccPfcLine l;
+    w >> l.time_ns >> l.node >> l.node_type >> l.if_index >> l.type;
+    EXPECT_TRUE(w) << "bad pfc.txt line: " << line;
+    out.push_back(l);
+  }
+  return out;
+}
+
+// The HPCC simulator's ip_to_node_id: the node id sits in bits 8-23.
+uint32_t NodeOfIp(uint32_t ip) {
+  return (ip >> 8) & 0xffff;
+}
+
+// Rows of a CSV file with a header, as maps from column to text.
+std::vector<std::map<std::string, std::string>> ReadCsv(const std::string& path) {
+  std::vector<std::map<std::string, std::string>> rows;
+  std::istringstream in(ReadFile(path));
+  std::string header;
+  std::getline(in, header);
+  std::vector<std::string> cols;
+  std::istringstream h(header);
+  for (std::string c; std::getline(h, c, ',');) cols.push_back(c);
+  for (std::string line; std::getline(in, line);) {
+    std::map<std::string, std::string> row;
+    std::istringstream f(line);
+    std::string v;
+    for (size_t i = 0; i < cols.size() && std::getline(f, v, ','); ++i) row[cols[i]] = v;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+class HpccCompatCli : public test::CliTest {};
+
+TEST_F(HpccCompatCli, FctAndPfcFilesMatchFlowsAndSummary) {
+  RunInto("r", ExamplePath("quickstart.yaml"), "--set output.hpcc_compat=true");
+  const std::string r = dir_ + "r/";
+  // Host id -> node id and which nodes are switches, from nodes.csv.
+  std::map<uint32_t, uint32_t> node_of_host;
+  std::map<uint32_t, bool> is_switch;
+  for (const auto& row : ReadCsv(r + "nodes.csv")) {
+    const auto node = static_cast<uint32_t>(std::stoul(row.at("node")));
+    is_switch[node] = row.at("kind") == "switch";
+    if (row.at("kind") == "host") node_of_host[std::stoul(row.at("index"))] = node;
+  }
+
+  // fct.txt: the completed flows of flows.csv, each once, in completion order.
+  const std::vector<HpccFctLine> fct = ParseFct(ReadFile(r + "fct.txt"));
+  std::map<std::pair<uint32_t, uint64_t>, const HpccFctLine*> by_src_start;
+  for (const HpccFctLine& l : fct) by_src_start[{NodeOfIp(l.sip), l.start_ns}] = &l;
+  size_t completed = 0;
+  for (const auto& row : ReadCsv(r + "flows.csv")) {
+    if (row.at("finish_ps").empty()) continue;
+    ++completed;
+    const uint32_t src = node_of_host.at(std::stoul(row.at("src")));
+    const uint64_t start_ns = std::stoull(row.at("start_ps")) / 1000;
+    const auto it = by_src_start.find({src, start_ns});
+    ASSERT_NE(it, by_src_start.end()) << "flow " << row.at("id") << " missing from fct.txt";
+    const HpccFctLine& l = *it->second;
+    EXPECT_EQ(NodeOfIp(l.dip), node_of_host.at(std::stoul(row.at("dst"))));
+    EXPECT_EQ(l.sip & 0xff0000ffu, 0x0b000001u) << "11.x.y.1 addresses";
+    EXPECT_EQ(l.size, std::stoull(row.at("size_bytes")));
+    EXPECT_EQ(l.fct_ns, std::stoull(row.at("fct_ps")) / 1000);
+    EXPECT_EQ(l.standalone_ns, std::stoull(row.at("ideal_fct_ps")) / 1000);
+    EXPECT_EQ(l.dport, 100u) << "fct_analysis.py selects ordinary flows by dport 100";
+  }
+  EXPECT_EQ(completed, 16u);
+  EXPECT_EQ(fct.size(), completed);
+  for (size_t i = 1; i < fct.size(); ++i)
+    EXPECT_LE(fct[i - 1].start_ns + fct[i - 1].fct_ns, fct[i].start_ns + fct[i].fct_ns);
+
+  // pfc.txt: one line per pause frame received, in time order.
+  const nlohmann::json summary = nlohmann::json::parse(ReadFile(r + "summary.json"));
+  const std::vector<HpccPfcLine> pfc = ParsePfc(ReadFile(r + "pfc.txt"));
+  const auto received = summary["pfc"]["pause_frames_received"].get<size_t>();
+  EXPECT_GT(received, 0u) << "the quickstart's incast pauses its senders";
+  EXPECT_EQ(pfc.size(), received);
+  size_t pauses = 0;
+  for (size_t i = 0; i < pfc.size(); ++i) {
+    const HpccPfcLine& l = pfc[i];
+    if (i > 0) {
+      EXPECT_LE(pfc[i - 1].time_ns, l.time_ns);
+    }
+    ASSERT_TRUE(is_switch.count(l.node)) << l.node;
+    EXPECT_EQ(l.node_type, is_switch[l.node] ? 1u : 0u);
+    EXPECT_GE(l.if_index, 1u) << "ns-3 device 0 is the loopback";
+    EXPECT_LE(l.type, 1u);
+    pauses += l.type;
+  }
+  EXPECT_GT(pauses, 0u);
+}
+
+TEST_F(HpccCompatCli, OffByDefault) {
+  RunInto("r", ExamplePath("quickstart.yaml"), "");
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "r/fct.txt"));
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "r/pfc.txt"));
+  EXPECT_NE(ReadFile(dir_ + "r/resolved.yaml").find("hpcc_compat: false"), std::string::npos);
+}
+
+// congestion-spreading: switches pause switches too, across the cut.
+TEST_F(HpccCompatCli, PartitionedRunWritesTheSameFiles) {
+  const std::string sc = ExamplePath("congestion-spreading.yaml");
+  const std::string on = "--set output.hpcc_compat=true";
+  RunInto("serial", sc, on);
+  RunInto("threads", sc, on + " --threads 2");
+  const std::vector<std::string> names = ExpectSameResults("serial", "threads");
+  EXPECT_NE(std::find(names.begin(), names.end(), "pfc.txt"), names.end());
+  EXPECT_NE(std::find(names.begin(), names.end(), "fct.txt"), names.end());
+  const std::vector<HpccPfcLine> pfc = ParsePfc(ReadFile(dir_ + "serial/pfc.txt"));
+  EXPECT_TRUE(std::any_of(pfc.begin(), pfc.end(), [](const HpccPfcLine& l) {
+    return l.node_type == 1;
+  })) << "a switch received pause frames";
+  if (!test::HaveMpirun()) return;
+  RunInto("mpi", sc, on, test::MpirunPrefix(2));
+  ExpectSameResults("serial", "mpi");
+}
+
+}  // namespace
+}  // namespace rocesim
