@@ -56,10 +56,10 @@ TEST(TopologySize, MatchesTheBuiltGraph) {
 TEST(TopologySize, EstimateCountsPortsHostsSwitchesAndRoutes) {
   // Star of 4: 8 ports, 4 hosts, 1 switch, a 1 x 1 routing table.
   EXPECT_EQ(EstimatedFabricBytes(SizeOfTopology(ConfigOf("{type: star, hosts: 4}"))),
-            8 * 1024 + 4 * 1024 + 1024 + 4);
+            8 * 768 + 4 * 512 + 1024 + 4);
   // Fat tree k = 8: 768 ports (384 links), 128 hosts, 80 switches x 32 edges of routes.
   EXPECT_EQ(EstimatedFabricBytes(SizeOfTopology(ConfigOf("{type: fat_tree, k: 8}"))),
-            (768 + 128 + 80) * 1024 + 80 * 32 * 4);
+            768 * 768 + 128 * 512 + 80 * 1024 + 80 * 32 * 4);
   EXPECT_GT(PhysicalMemoryBytes(), 0);
 }
 
