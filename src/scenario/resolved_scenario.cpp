@@ -17,6 +17,7 @@
 #include "core/units.h"
 #include "scenario/scenario_reader.h"
 #include "workload/collectives.h"
+#include "workload/generators.h"
 
 namespace rocesim {
 namespace {
@@ -447,28 +448,9 @@ void WriteFlow(Out o, const FlowSpec& f) {
 }
 
 std::string_view TrafficType(const TrafficSpec& t) {
-  switch (t.kind) {
-    case TrafficKind::kFlows:
-      if (!t.file_type.empty()) return t.file_type;  // a view of t's own string
-      return "flows";
-    case TrafficKind::kIncast:
-      return "incast";
-    case TrafficKind::kPoisson:
-      return "poisson";
-    case TrafficKind::kHotspot:
-      return "hotspot";
-    case TrafficKind::kPermutation:
-      return "permutation";
-    case TrafficKind::kAllToAll:
-      return "all_to_all";
-    case TrafficKind::kMicroburst:
-      return "microburst";
-    case TrafficKind::kCollective:
-      return "collective";
-    case TrafficKind::kTraining:
-      return "aicb_workload";
-  }
-  return "?";
+  // A file entry's own type (a view of t's own string), else the kind's.
+  if (t.kind == TrafficKind::kFlows && !t.file_type.empty()) return t.file_type;
+  return TrafficKindName(t.kind);
 }
 
 void WriteTraffic(Out o, const TrafficSpec& t, int host_count) {
