@@ -16,7 +16,7 @@ namespace rocesim::scenario_detail {
 namespace {
 // More flows than this is a scenario mistake (or a machine's whole memory:
 // a flow takes about 0.5 KB), refused before anything is built.
-constexpr double kMaxCollectiveFlows = 50e6;
+constexpr double kMaxJobFlows = 50e6;
 }  // namespace
 
 Field Reader::ReadRanks(const Map& m, TrafficSpec& t) const {
@@ -50,6 +50,14 @@ Field Reader::ReadRanks(const Map& m, TrafficSpec& t) const {
     }
   }
   return at;
+}
+
+void Reader::RefuseTooManyMessages(const Map& m, std::string_view what, double messages) const {
+  if (messages > kMaxJobFlows)
+    Fail(m.self, fmt::format("this {} expands into about {:.3g} messages (flows), more than the "
+                             "{:.0f} million rocesim accepts; use a larger chunk, fewer "
+                             "iterations or fewer channels",
+                             what, messages, kMaxJobFlows / 1e6));
 }
 
 void Reader::ReadCollective(const Map& m, TrafficSpec& t) const {
@@ -127,11 +135,7 @@ void Reader::ReadCollective(const Map& m, TrafficSpec& t) const {
   const double flows =
       EstimateCollectiveMessages(c.op, c.algorithm, n, t.size_bytes, c.channels, c.chunk_bytes) *
       c.iterations;
-  if (flows > kMaxCollectiveFlows)
-    Fail(m.self, fmt::format("this collective expands into about {:.3g} messages (flows), more "
-                             "than the {:.0f} million rocesim accepts; use a larger chunk, fewer "
-                             "iterations or fewer channels",
-                             flows, kMaxCollectiveFlows / 1e6));
+  RefuseTooManyMessages(m, "collective", flows);
 }
 
 }  // namespace rocesim::scenario_detail

@@ -12,11 +12,6 @@
 
 namespace rocesim::scenario_detail {
 
-namespace {
-// As for collectives (collective_section.cpp): beyond this, memory.
-constexpr double kMaxTrainingFlows = 50e6;
-}  // namespace
-
 void Reader::ReadTraining(const Map& m, TrafficSpec& t) const {
   CollectiveSpec& c = t.collective;
   const Field file = Require(m, "file", " (a SimAI workload file, as AICB writes them)");
@@ -75,8 +70,7 @@ void Reader::ReadTraining(const Map& m, TrafficSpec& t) const {
     for (const SimaiComm* comm : {&l.forward, &l.input_grad, &l.weight_grad}) {
       if (comm->type == SimaiCommType::kNone) continue;
       t.size_bytes += comm->bytes;
-      const auto size =
-          static_cast<unsigned>(SimaiGroups(comm->group, n, w->tp, w->ep).front().size());
+      const auto size = static_cast<unsigned>(SimaiGroupSize(comm->group, n, w->tp, w->ep));
       if (comm->type == SimaiCommType::kAllReduce && size > 1 &&
           c.algorithm == CollectiveAlgorithm::kHalvingDoubling && !std::has_single_bit(size))
         Fail(*m.Get("algorithm"),
@@ -84,12 +78,7 @@ void Reader::ReadTraining(const Map& m, TrafficSpec& t) const {
                          "\"{}\" ({}:{}) runs in groups of {}",
                          l.name, t.training.file, l.line, size));
     }
-  const double flows = EstimateTrainingMessages(t);
-  if (flows > kMaxTrainingFlows)
-    Fail(m.self, fmt::format("this training job expands into about {:.3g} messages (flows), more "
-                             "than the {:.0f} million rocesim accepts; use fewer iterations, "
-                             "fewer channels or a larger chunk",
-                             flows, kMaxTrainingFlows / 1e6));
+  RefuseTooManyMessages(m, "training job", EstimateTrainingMessages(t));
 }
 
 }  // namespace rocesim::scenario_detail

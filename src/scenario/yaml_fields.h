@@ -168,6 +168,9 @@ class Reader {
   // A job's ranks (`ranks` or `servers`, else every host) into t.hosts; the
   // field to blame for a bad rank count.
   Field ReadRanks(const Map& m, TrafficSpec& t) const;
+  // A job that would expand into more messages than memory holds is
+  // refused before it is built (`what`: "collective", "training job").
+  void RefuseTooManyMessages(const Map& m, std::string_view what, double messages) const;
   // A `type: aicb_workload` entry's own keys (training_section.cpp).
   void ReadTraining(const Map& m, TrafficSpec& t) const;
   // A collective's `after` names an earlier collective entry (the last of `traffic`).

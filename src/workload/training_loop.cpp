@@ -174,8 +174,8 @@ class Expansion {
   void Issue(const SimaiComm& c, bool blocking, int layer) {
     if (c.type == SimaiCommType::kNone) return;
     const int kind = GroupIndex(c.group);
+    if (SimaiGroupSize(c.group, n_, w_.tp, w_.ep) < 2) return;
     const std::vector<std::vector<int>>& groups = groups_[kind];
-    if (groups.front().size() < 2) return;
     const CollectiveSpec& spec = t_.collective;
     const CollectiveOp op = OpOf(c.type);
     const CollectiveAlgorithm algorithm = AlgorithmOf(op, spec.algorithm);
@@ -255,6 +255,20 @@ std::vector<std::vector<int>> SimaiGroups(SimaiGroup g, int ranks, int tp, int e
   return out;
 }
 
+int SimaiGroupSize(SimaiGroup g, int ranks, int tp, int ep) {
+  switch (g) {
+    case SimaiGroup::kTensor:
+      return tp;
+    case SimaiGroup::kData:
+      return ranks / tp;
+    case SimaiGroup::kExpert:
+      return ep;
+    case SimaiGroup::kDataExpert:
+      return ranks / tp / ep;
+  }
+  return 0;
+}
+
 CollectivePlan ExpandTraining(const TrafficSpec& t, size_t index) {
   return Expansion(t, index).Run();
 }
@@ -267,11 +281,10 @@ double EstimateTrainingMessages(const TrafficSpec& t) {
   for (const SimaiLayer& l : w.layers)
     for (const SimaiComm* c : {&l.forward, &l.input_grad, &l.weight_grad}) {
       if (c->type == SimaiCommType::kNone) continue;
-      const auto groups = SimaiGroups(c->group, n, w.tp, w.ep);
-      const int size = static_cast<int>(groups.front().size());
+      const int size = SimaiGroupSize(c->group, n, w.tp, w.ep);
       if (size < 2) continue;
       const CollectiveOp op = OpOf(c->type);
-      per_iteration += static_cast<double>(groups.size()) *
+      per_iteration += static_cast<double>(n / size) *
                        EstimateCollectiveMessages(op, AlgorithmOf(op, spec.algorithm), size,
                                                   CommBytes(*c, spec.channels, size), spec.channels,
                                                   spec.chunk_bytes);

@@ -53,6 +53,8 @@ namespace rocesim {
 // ranks in groups of tensor-parallel size `tp` and expert size `ep`. Ranks
 // must be a multiple of tp, and ranks / tp of ep.
 std::vector<std::vector<int>> SimaiGroups(SimaiGroup g, int ranks, int tp, int ep);
+// The size of each of those groups.
+int SimaiGroupSize(SimaiGroup g, int ranks, int tp, int ep);
 
 // Expands training entry `index` (t.kind == kTraining): one instance per
 // iteration, its steps the comms in the order the ranks issue them.
