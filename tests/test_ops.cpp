@@ -36,6 +36,7 @@
 #include <string>
 #include <vector>
 
+#include "ops/watchdog.h"
 #include "scenario/scenario_reader.h"
 #include "sim/simulation.h"
 #include "stats/results_writer.h"
@@ -67,7 +68,7 @@ topology: {type: star, hosts: 4}
 TEST(OpsReader, ReadsFaultsAndWatchdogs) {
   const Scenario s = ParseScenarioText(std::string(kStar) + R"(
 switch:
-  watchdog: {enabled: true, detect: 50us, restore: 2ms, action: forward}
+  watchdog: {enabled: true, detect: 50us, restore: 2ms, poll: 10us, action: forward}
 host:
   watchdog: {enabled: true, detect: 100us}
 faults:
@@ -82,6 +83,8 @@ faults:
   EXPECT_TRUE(s.host.watchdog.enabled);
   EXPECT_EQ(s.host.watchdog.detect, 100 * kMicrosecond);
   EXPECT_EQ(s.host.watchdog.restore, 200 * kMillisecond);  // default
+  EXPECT_EQ(s.sw.watchdog.poll, 10 * kMicrosecond);
+  EXPECT_EQ(s.host.watchdog.poll, 100 * kMicrosecond);  // unset: detect, when below 200 ms
   ASSERT_EQ(s.faults.size(), 2u);
   EXPECT_EQ(s.faults[0].kind, FaultKind::kNicPauseStorm);
   EXPECT_EQ(s.faults[0].host, 2);
@@ -94,6 +97,7 @@ faults:
   EXPECT_FALSE(d.sw.watchdog.enabled);
   EXPECT_EQ(d.sw.watchdog.detect, 200 * kMillisecond);
   EXPECT_EQ(d.sw.watchdog.action, WatchdogConfig::Action::kDrop);
+  EXPECT_EQ(d.sw.watchdog.poll, 200 * kMillisecond);  // SONiC pfcwd's default
   EXPECT_TRUE(d.faults.empty());
 }
 
@@ -113,6 +117,8 @@ TEST(OpsReader, RejectsBadFaults) {
             std::string::npos);
   EXPECT_NE(ErrorOf(base + "switch:\n  watchdog: {action: pause}\n")
                 .find("f.yaml:4:22: switch.watchdog.action: expected one of drop, forward"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf(base + "switch:\n  watchdog: {poll: 0us}\n").find("switch.watchdog.poll"),
             std::string::npos);
   // `action` is a switch watchdog key only.
   EXPECT_NE(ErrorOf(base + "host:\n  watchdog: {action: drop}\n").find("host.watchdog"),
@@ -186,16 +192,20 @@ TEST(Watchdog, ToRWatchdogRecoversAfterDetect) {
     const StormRun r =
         RunStorm({"switch.watchdog.enabled=true", std::string("switch.watchdog.action=") + action});
     EXPECT_TRUE(r.Finished(kStalledVictim)) << action;
-    // The ToR's port to host 0 (leaf 0 is node 8: hosts are nodes 0-7) triggers
-    // once its queue has been paused for detect = 1 ms.
+    // The ToR's port to host 0 (leaf 0 is node 8: hosts are nodes 0-7) stalls
+    // when host 0's first pause lands (100 us + 1 us of wire, frames queued
+    // behind it within a microsecond), and triggers at leaf 0's first 100 us
+    // poll at or after stall + detect (1 ms).
     const auto& ev = r.f().ops.events;
     ASSERT_GE(ev.size(), 2u) << action;
     EXPECT_EQ(ev[1].event, "watchdog_trigger");
     EXPECT_EQ(ev[1].node, 8u);
     EXPECT_EQ(ev[1].port, 0);
     EXPECT_EQ(ev[1].priority, 3);
-    EXPECT_GE(ev[1].time, 1100 * kMicrosecond);
-    EXPECT_LT(ev[1].time, 1110 * kMicrosecond);
+    const Time poll = 100 * kMicrosecond;
+    EXPECT_EQ((ev[1].time - ops::PollPhase(1, 8, poll)) % poll, 0);
+    EXPECT_GE(ev[1].time, 1101 * kMicrosecond);
+    EXPECT_LT(ev[1].time, 1202 * kMicrosecond);
     EXPECT_GT(r.f().flows[kStalledVictim].finish, ev[1].time);
     EXPECT_EQ(r.summary["watchdog"]["triggers"].get<uint64_t>(), 1u);
     const uint64_t wd_drops = r.summary["drops"]["watchdog"].get<uint64_t>();
@@ -207,6 +217,54 @@ TEST(Watchdog, ToRWatchdogRecoversAfterDetect) {
     }
     ExpectConserved(r.summary);
   }
+}
+
+// The stall clock starts when a frame first waits behind the pause, and the
+// trigger comes at the switch's first poll at or after stall + detect. Host
+// 0's storm starts at 100 us; the only flow into it starts at 2 ms from host
+// 5, so leaf 0's (node 8's) queue to host 0 is paused but empty until its
+// first frame arrives a few microseconds after 2 ms.
+Time FirstTrigger(const StormRun& r) {
+  for (const OpsEvent& e : r.f().ops.events)
+    if (e.event == "watchdog_trigger" && e.node == 8 && e.port == 0) return e.time;
+  return kTimeMax;
+}
+
+Time LateStallTrigger(Time poll) {
+  return FirstTrigger(RunStorm({"switch.watchdog.enabled=true",
+                                "switch.watchdog.poll=" + std::to_string(poll) + "ps",
+                                "traffic=[{type: flows, flows: [{src: 5, dst: 0, size: 1MB, "
+                                "start: 2ms}]}]"}));
+}
+
+TEST(Watchdog, StallClockStartsWhenTheFirstFrameWaitsBehindThePause) {
+  const Time detect = kMillisecond;
+  // Polling every picosecond finds the stall the moment it is `detect` old.
+  const Time stall = LateStallTrigger(1) - detect;
+  // A pause with nothing waiting is no stall (the old clock, from the pause
+  // at 101 us, would have triggered at 1.1 ms).
+  EXPECT_GT(stall, 2 * kMillisecond);
+  EXPECT_LT(stall, 2010 * kMicrosecond);
+  for (const Time poll : {100 * kMicrosecond, kMillisecond, 3 * kMillisecond}) {
+    const Time trigger = LateStallTrigger(poll);
+    // The window's edges: never before stall + detect, always before
+    // stall + detect + poll, and on the switch's poll grid.
+    EXPECT_GE(trigger, stall + detect) << poll;
+    EXPECT_LT(trigger, stall + detect + poll) << poll;
+    EXPECT_EQ(trigger, ops::NextPoll(stall + detect, poll, ops::PollPhase(1, 8, poll))) << poll;
+  }
+}
+
+TEST(Watchdog, PollsFallOnEachNodesGrid) {
+  EXPECT_EQ(ops::NextPoll(5, 10, 3), 13);
+  EXPECT_EQ(ops::NextPoll(13, 10, 3), 13);  // a poll exactly at stall + detect
+  EXPECT_EQ(ops::NextPoll(14, 10, 3), 23);
+  EXPECT_EQ(ops::NextPoll(2, 10, 3), 3);
+  // Phases differ between nodes, stay inside [0, poll) and follow the seed.
+  const Time poll = 200 * kMillisecond;
+  EXPECT_NE(ops::PollPhase(1, 8, poll), ops::PollPhase(1, 9, poll));
+  EXPECT_NE(ops::PollPhase(1, 8, poll), ops::PollPhase(2, 8, poll));
+  for (uint32_t node = 0; node < 100; ++node) EXPECT_LT(ops::PollPhase(7, node, poll), poll);
 }
 
 TEST(Watchdog, RestoresAndRetriggersWhileTheStormLasts) {
@@ -230,10 +288,21 @@ TEST(Watchdog, NicWatchdogStopsThePauses) {
   ASSERT_EQ(ev.size(), 2u);
   EXPECT_EQ(ev[1].event, "watchdog_trigger");
   EXPECT_EQ(ev[1].node, 0u);  // host 0's NIC
-  EXPECT_EQ(ev[1].time, 1100 * kMicrosecond);
-  // No pause frame from the NIC after the trigger: 1 ms of storm = 6 frames.
+  // Its pipeline stalled at 100 us: its first 100 us poll at or after 1.1 ms.
+  const Time stall_plus_detect = 1100 * kMicrosecond;
+  EXPECT_EQ(ev[1].time, ops::NextPoll(stall_plus_detect, 100 * kMicrosecond,
+                                      ops::PollPhase(1, 0, 100 * kMicrosecond)));
+  const StormRun slow = RunStorm({"host.watchdog.enabled=true", "host.watchdog.poll=1ms"});
+  ASSERT_GE(slow.f().ops.events.size(), 2u);
+  EXPECT_EQ(slow.f().ops.events[1].time,
+            ops::NextPoll(stall_plus_detect, kMillisecond, ops::PollPhase(1, 0, kMillisecond)));
+  EXPECT_LT(slow.f().ops.events[1].time, stall_plus_detect + kMillisecond);
+  // No pause frame from the NIC after the trigger: one at 100 us, then one
+  // every half pause time (65535 quanta at 100G: 335.5 us) until then.
   const Port& nic = r.f().ports[r.f().nics[0].port()];
-  EXPECT_LE(nic.counters.pause_sent, 6u);
+  const Time renew = SerializationTime(65535 * 64, 100'000'000'000) / 2;
+  EXPECT_EQ(nic.counters.pause_sent,
+            static_cast<uint64_t>(1 + (ev[1].time - 100 * kMicrosecond) / renew));
   ExpectConserved(r.summary);
 }
 

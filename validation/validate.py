@@ -250,12 +250,14 @@ def storm_watchdogs(suite):
     case = "storm"
     scenario = example("pfc-storm.yaml")
     found = {}
-    for who, sets in (("switch", ("switch.watchdog.enabled=true",)),
-                      ("NIC", ("host.watchdog.enabled=true",))):
-        result = suite.run("storm_" + who.lower(), scenario=scenario, sets=sets)
-        events = read_csv(os.path.join(result, "events.csv"))
-        trig = [int(e["time_ps"]) / 1e6 for e in events if e["event"] == "watchdog_trigger"]
-        found[who] = trig[0] if trig else float("nan")
+    polled = {}  # with the example's 100 us poll
+    for who, key in (("switch", "switch.watchdog"), ("NIC", "host.watchdog")):
+        for poll, into in (("1ps", found), ("100us", polled)):
+            sets = (key + ".enabled=true", key + ".poll=" + poll)
+            result = suite.run("storm_" + who.lower() + "_" + poll, scenario=scenario, sets=sets)
+            events = read_csv(os.path.join(result, "events.csv"))
+            trig = [int(e["time_ps"]) / 1e6 for e in events if e["event"] == "watchdog_trigger"]
+            into[who] = trig[0] if trig else float("nan")
     # The storm's pause rate: XOFF at full quanta (65535 x 512 bit times =
     # 335.5 us at 100G) renewed at half that, 5,961 frames/s; from 100 us to
     # the 5 ms end that is floor(4900 / 167.77) + 1 = 30 frames.
@@ -266,22 +268,31 @@ def storm_watchdogs(suite):
     expected_pauses = math.floor(4900 / renew_us) + 1
     suite.add("Storm + watchdogs", "storming NIC's pause frames in 4.9 ms (5,961/s at 100G)",
               expected_pauses, storm_pauses, "exact", storm_pauses == expected_pauses)
-    # Storm at 100 us; the ToR sees the first XOFF 1 us (link) + 84 B (6.72 ns) later and
-    # its watchdog triggers `detect` (1 ms) after; the NIC's triggers 1 ms after the storm.
+    # Storm at 100 us; the ToR sees the first XOFF 1 us (link) + 84 B (6.72 ns) later, with
+    # host 4's frames queued behind it (the stall), and its watchdog, polling every
+    # picosecond, triggers `detect` (1 ms) after; the NIC's 1 ms after the storm.
     sw_expected = 100 + 1 + 84 * 8 / 100e3 + 1000
-    suite.add("Storm + watchdogs", "switch watchdog trigger (us)", round(sw_expected, 3),
+    suite.add("Storm + watchdogs", "switch watchdog trigger, poll 1 ps (us)", round(sw_expected, 3),
               round(found["switch"], 3), "±1 us", within(found["switch"], sw_expected, abs_=1))
-    suite.add("Storm + watchdogs", "NIC watchdog trigger (us)", 1100.0, round(found["NIC"], 3),
-              "±1 us", within(found["NIC"], 1100.0, abs_=1))
+    suite.add("Storm + watchdogs", "NIC watchdog trigger, poll 1 ps (us)", 1100.0,
+              round(found["NIC"], 3), "±1 us", within(found["NIC"], 1100.0, abs_=1))
+    # Polling every 100 us (each node at its own phase), the trigger is the first poll at or
+    # after stall + detect: inside [stall + detect, stall + detect + poll).
+    for who, at in (("switch", sw_expected), ("NIC", 1100.0)):
+        got = polled[who]
+        suite.add("Storm + watchdogs", who + " watchdog trigger, poll 100 us (us)",
+                  "[{:.1f}, {:.1f})".format(at, at + 100), round(got, 3), "window",
+                  at - 0.01 <= got < at + 100)
     fig, ax = plt.subplots(figsize=(6, 2.2))
     ax.scatter([sw_expected, 1100.0], [1, 0], marker="|", s=400, color="r", label="expected")
     ax.scatter([found["switch"], found["NIC"]], [1, 0], marker="x", color="C0", label="rocesim")
     ax.set_yticks([0, 1], ["NIC watchdog", "switch watchdog"])
     label_axes(ax, "", "trigger time (us)", "")
     suite.figure(case, "Pause storm and watchdogs (SIGCOMM'16 §4.3, seed 003 §6.2)",
-                 "examples/pfc-storm.yaml: host 0's NIC storms from 100 us. The switch watchdog "
-                 "(detect 1 ms) fires detect after its egress was first paused (storm + link delay "
-                 "+ the 84-byte pause frame); the NIC's detect after the storm began.", fig)
+                 "examples/pfc-storm.yaml: host 0's NIC storms from 100 us. Polling every picosecond, "
+                 "the switch watchdog (detect 1 ms) fires detect after its egress stalled (storm + "
+                 "link delay + the 84-byte pause frame, frames waiting); the NIC's detect after the "
+                 "storm began.", fig)
 
 
 # ---------------------------------------------------------------------------

@@ -3,6 +3,7 @@
 #include "net/egress_inl.h"
 #include "net/fabric.h"
 #include "net/rr_arbiter.h"
+#include "ops/watchdog.h"
 
 namespace rocesim {
 
@@ -152,7 +153,10 @@ bool CioqSwitch::Transfer(Fabric& f, int out, int prio) {
       f.CountDrop(id, DropCause::kWred, first_port_ + static_cast<PortId>(in));
     } else {
       egress_.Arrive(f, p, out, f.pool[id], prio);
+      const bool fills_paused = (p.pause_mask & ~p.nonempty) >> prio & 1;
       p.Enqueue(f.pool, prio, id);
+      if (f.switch_watchdog && fills_paused) [[unlikely]]
+        ops::OnPausedQueueFilled(f, first_port_ + static_cast<PortId>(out), prio);
       moved = true;
       if (rcm_) [[unlikely]]
         rcm_->OnOutputEnqueue(f, out, prio, pkt, p.queue[prio].bytes);

@@ -115,8 +115,9 @@ struct Fabric {
   OpsLog ops;
   bool switch_watchdog = false;
   std::vector<LossFaultState> loss_faults;  // packet_loss faults, by fault index
-  // Per port and priority: start of the current pause episode (switch watchdog only).
-  HeldArray<std::array<Time, kNumPriorities>> wd_paused_since;
+  // Per port and priority: when the egress queue's current stall (paused while
+  // holding frames) began, kTimeMax if none (switch watchdog only).
+  HeldArray<std::array<Time, kNumPriorities>> wd_stall_since;
   // Per port: frames dropped on arrival there, by cause (counters.csv).
   using DropsByCause = std::array<uint64_t, static_cast<size_t>(DropCause::kCount)>;
   HeldArray<DropsByCause> port_drops;

@@ -1,6 +1,7 @@
 #include "ops/nic_pause.h"
 
 #include "net/fabric.h"
+#include "ops/watchdog.h"
 
 namespace rocesim::ops {
 
@@ -29,7 +30,8 @@ void StartNicPausing(Fabric& f, uint32_t host, uint8_t mask) {
   st.pausing_since = f.now;
   SendNicPause(f, host);
   const WatchdogConfig& wd = f.scenario->host.watchdog;
-  if (wd.enabled) f.Schedule(f.now + wd.detect, EventKind::kWatchdogCheck, nic.port());
+  if (wd.enabled)
+    f.Schedule(TriggerPoll(f, nic.port(), wd, f.now), EventKind::kWatchdogCheck, nic.port());
 }
 
 void StopNicPausing(Fabric& f, uint32_t host) {

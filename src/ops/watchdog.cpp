@@ -2,15 +2,47 @@
 
 #include <bit>
 
+#include "core/rng.h"
 #include "net/fabric.h"
 #include "ops/nic_pause.h"
 
 namespace rocesim::ops {
 
-void OnPauseStarted(Fabric& f, PortId port, int prio) {
-  f.wd_paused_since[port][prio] = f.now;
-  f.Schedule(f.now + f.scenario->sw.watchdog.detect, EventKind::kWatchdogCheck, port,
+Time PollPhase(uint64_t seed, uint32_t node, Time poll) {
+  Rng rng(seed, 0x9D0C000000000000ULL + node);
+  return static_cast<Time>(rng.Next() % static_cast<uint64_t>(poll));
+}
+
+Time NextPoll(Time t, Time poll, Time phase) {
+  if (t <= phase) return phase;
+  return phase + (t - phase + poll - 1) / poll * poll;
+}
+
+Time TriggerPoll(const Fabric& f, PortId port, const WatchdogConfig& wd, Time since) {
+  const uint32_t node = f.ports[port].node;
+  return NextPoll(since + wd.detect, wd.poll, PollPhase(f.scenario->seed, node, wd.poll));
+}
+
+namespace {
+
+void StallStarted(Fabric& f, PortId port, int prio) {
+  f.wd_stall_since[port][prio] = f.now;
+  f.Schedule(TriggerPoll(f, port, f.scenario->sw.watchdog, f.now), EventKind::kWatchdogCheck, port,
              static_cast<uint32_t>(prio));
+}
+
+}  // namespace
+
+void OnPauseStarted(Fabric& f, PortId port, int prio) {
+  if (f.ports[port].queue[prio].Empty()) {
+    f.wd_stall_since[port][prio] = kTimeMax;  // not stalled until a frame waits
+    return;
+  }
+  StallStarted(f, port, prio);
+}
+
+void OnPausedQueueFilled(Fabric& f, PortId port, int prio) {
+  if (f.ports[port].Paused(prio, f.now)) StallStarted(f, port, prio);
 }
 
 namespace {
@@ -20,14 +52,12 @@ void SwitchCheck(Fabric& f, PortId port, int prio) {
   Port& p = f.ports[port];
   const uint8_t bit = static_cast<uint8_t>(1u << prio);
   if (p.wd_ignore & bit) return;       // already triggered
-  if (!p.Paused(prio, f.now)) return;  // the pause ended
-  if (f.wd_paused_since[port][prio] + wd.detect > f.now)
-    return;  // a later episode has its own check
-  if (p.queue[prio].Empty()) {
-    // Paused but idle: harmless for now; look again later.
-    f.Schedule(f.now + wd.detect, EventKind::kWatchdogCheck, port, static_cast<uint32_t>(prio));
-    return;
-  }
+  if (!p.Paused(prio, f.now)) return;  // the pause ended: no stall
+  // Every pause start and every frame queued behind a pause restarts the
+  // clock, so a stall that began later (or none: kTimeMax) has its own check.
+  const Time since = f.wd_stall_since[port][prio];
+  if (since == kTimeMax || since + wd.detect > f.now) return;
+  if (p.queue[prio].Empty()) return;  // drained (a link went down): no stall
   p.wd_ignore |= bit;
   p.counters.paused_time -= p.paused_until[prio] - f.now;
   p.SetPausedUntil(prio, f.now, f.now);
@@ -48,6 +78,7 @@ void NicCheck(Fabric& f, PortId port, int /*prio*/) {
   Nic& nic = f.nics[f.nodes[p.node].index];
   NicFaultState& st = nic.fault;
   if (!st.pausing || st.wd_suppressed || st.pausing_since + wd.detect > f.now) return;
+  // (A check left from an earlier pausing episode finds the clock restarted.)
   st.wd_suppressed = true;
   st.next_pause = kTimeMax;
   const int prio = std::countr_zero(st.pause_mask);
@@ -82,8 +113,8 @@ void OnWatchdogRestore(Fabric& f, PortId port, int prio) {
     if (st.pausing) {
       st.pausing_since = f.now;
       SendNicPause(f, n.index);
-      f.Schedule(f.now + f.scenario->host.watchdog.detect, EventKind::kWatchdogCheck, port,
-                 static_cast<uint32_t>(prio));
+      f.Schedule(TriggerPoll(f, port, f.scenario->host.watchdog, f.now), EventKind::kWatchdogCheck,
+                 port, static_cast<uint32_t>(prio));
     }
   }
   f.ops.watchdog_restores++;

@@ -5,6 +5,7 @@
 // simulation is built.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string>
 
 #include "scenario/yaml_fields.h"
@@ -12,11 +13,16 @@
 namespace rocesim::scenario_detail {
 
 void Reader::ReadWatchdog(const Field& f, WatchdogConfig& w, bool is_switch) const {
-  const Map m = is_switch ? ReadMap(f, {"enabled", "detect", "restore", "action"})
-                          : ReadMap(f, {"enabled", "detect", "restore"});
+  const Map m = is_switch ? ReadMap(f, {"enabled", "detect", "restore", "poll", "action"})
+                          : ReadMap(f, {"enabled", "detect", "restore", "poll"});
   if (auto v = m.Get("enabled")) w.enabled = Bool(*v);
   if (auto v = m.Get("detect")) w.detect = TimeValue(*v, 1);
   if (auto v = m.Get("restore")) w.restore = TimeValue(*v, 1);
+  if (auto v = m.Get("poll")) {
+    w.poll = TimeValue(*v, 1);
+  } else {
+    w.poll = std::min(WatchdogConfig{}.poll, w.detect);
+  }
   if (auto v = m.Get("action"))
     w.action = OneOf(*v, {"drop", "forward"}) == "drop" ? WatchdogConfig::Action::kDrop
                                                         : WatchdogConfig::Action::kForward;

@@ -218,6 +218,7 @@ void WriteWatchdog(Out o, const WatchdogConfig& w, bool is_switch) {
   o.Bool("enabled", w.enabled);
   o.Time("detect", w.detect);
   o.Time("restore", w.restore);
+  o.Time("poll", w.poll);
   if (is_switch)
     o.Enum("action", w.action == WatchdogConfig::Action::kDrop ? "drop" : "forward",
            {"drop", "forward"});

@@ -140,6 +140,11 @@ struct WatchdogConfig {
   bool enabled = false;
   Time detect = 200 * kMillisecond;
   Time restore = 200 * kMillisecond;
+  // The watchdog looks at its queues every `poll` (SONiC pfcwd's polling
+  // interval), on a grid from time 0: a stall is caught between `detect` and
+  // `detect + poll` after it began. Unset: SONiC's 200 ms, or `detect` when
+  // that is shorter.
+  Time poll = 200 * kMillisecond;
   Action action = Action::kDrop;  // switch only
 };
 

@@ -103,13 +103,13 @@ void Simulation::Build() {
   f.ports.Reset(num_ports);
   f.port_drops.Reset(num_ports);
   f.switch_watchdog = sw.watchdog.enabled && sw.pfc.enabled;
-  if (f.switch_watchdog) f.wd_paused_since.Reset(num_ports);
+  if (f.switch_watchdog) f.wd_stall_since.Reset(num_ports);
   auto hold = [&](PortId i) {
     if (f.ports.Held(i)) return;
     const PortLink& link = l.ports[i];
     Port& p = f.ports.Hold(i);
     f.port_drops.Hold(i);
-    if (f.switch_watchdog) f.wd_paused_since.Hold(i);
+    if (f.switch_watchdog) f.wd_stall_since.Hold(i);
     p.node = link.node;
     p.peer = link.peer;
     p.local = link.local;
