@@ -29,6 +29,7 @@
 #include "scenario/yaml_fields.h"
 #include "sim/partition.h"
 #include "sim/simulation.h"
+#include "stats/invariants.h"
 #include "topo/hpcc_topology_file.h"
 
 int main(int argc, char** argv) {
@@ -177,6 +178,9 @@ int main(int argc, char** argv) {
   } catch (const PartitionError& e) {
     fmt::print(stderr, "rocesim: error: {}\n", e.what());
     return 2;
+  } catch (const InvariantError& e) {
+    fmt::print(stderr, "rocesim: error: {} (a bug in rocesim)\n", e.what());
+    return 3;
   } catch (const ResultsDirError& e) {
     fmt::print(stderr, "rocesim: error: {}\n", e.what());
     return 2;

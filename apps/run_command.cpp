@@ -97,6 +97,18 @@ void SayPartial(const RunStats& stats, const Scenario& scenario, const std::stri
              ToSeconds(stats.end_time) * 1e3, ToSeconds(scenario.duration) * 1e3, dir);
 }
 
+// A broken invariant (stats/invariants.h) is a bug in rocesim, not in the
+// scenario: say which, where to look, and exit 3.
+int SayInvariantBroken(const InvariantBreak& b, const std::string& dir) {
+  fmt::print(stderr,
+             "rocesim: error: invariant {} broken at the end of the run: {}\n"
+             "  (a bug in rocesim: the results in {}/ record it under summary.json "
+             "\"invariants\"; a build with -DROCESIM_CHECKS=ON names the first event that "
+             "broke it)\n",
+             b.name, b.detail, dir);
+  return 3;
+}
+
 // Writes the results into the staging directory, moves them into place,
 // reports; the exit status.
 int Finish(const Simulation& sim, const RunStats& stats, ResultsDir& results,
@@ -108,6 +120,7 @@ int Finish(const Simulation& sim, const RunStats& stats, ResultsDir& results,
     PrintRunWarnings(summary, warnings_printed);
     PrintSummary(summary, dir, sim.scenario());
   }
+  if (stats.invariant_break) return SayInvariantBroken(*stats.invariant_break, dir);
   if (!stats.interrupted) return 0;
   SayPartial(stats, sim.scenario(), dir);
   return StoppedExitStatus();
@@ -180,7 +193,10 @@ int RunCommand(const RunOptions& o) {
   if (!o.quiet)
     fmt::print(stderr, "rocesim: {}{}\n", ranks ? fmt::format("rank {}: ", ranks->Rank()) : "",
                run.Balance());
-  if (!writer) return stats.interrupted ? StoppedExitStatus() : 0;
+  if (!writer) {
+    if (stats.invariant_break) return SayInvariantBroken(*stats.invariant_break, out_dir);
+    return stats.interrupted ? StoppedExitStatus() : 0;
+  }
   return Finish(run.result(), stats, *results, out_dir, quiet, warnings.size());
 }
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The sanitizer pass (issue "Trustworthy at any input"; meant for CI once a
-# full pass has been made): builds rocesim
-# with AddressSanitizer + UndefinedBehaviorSanitizer (-fno-sanitize-recover:
-# the first report fails the run) into build-asan/, then runs under them
+# The sanitizer pass (issue "Trustworthy at any input"; .ci/run runs it):
+# builds rocesim with AddressSanitizer + UndefinedBehaviorSanitizer
+# (-fno-sanitize-recover: the first report fails the run) and with the
+# invariants checked while every run runs (-DROCESIM_CHECKS=ON,
+# src/stats/invariants.h) into build-asan/, then runs under them
 #   1. the whole test suite (ctest), but for the validation suite's quick
 #      cases, which re-run published experiments for minutes and are covered
 #      by the Release suite;
@@ -17,7 +18,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 FUZZ_SECONDS="${FUZZ_SECONDS:-20}"
 flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g -O1"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DROCESIM_BENCH=OFF \
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DROCESIM_BENCH=OFF -DROCESIM_CHECKS=ON \
   -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
 cmake --build build-asan -j "$(nproc)"
 export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:strict_string_checks=1"

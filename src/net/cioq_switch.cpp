@@ -1,5 +1,7 @@
 #include "net/cioq_switch.h"
 
+#include <fmt/format.h>
+
 #include "net/egress_inl.h"
 #include "net/fabric.h"
 #include "net/rr_arbiter.h"
@@ -227,6 +229,31 @@ void CioqSwitch::BreakHead(Fabric& f, PortId out, int prio) {
     Transfer(f, local, prio);  // the crossbar refills from the VOQs
   }
   if (p.queue[prio].Empty()) p.deficit[prio] = 0;
+}
+
+std::string CioqSwitch::CheckCounts(const PacketPool& pool) const {
+  std::vector<int64_t> in_voqs(in_bytes_.size(), 0);
+  for (int out = 0; out < num_ports_; ++out)
+    for (int prio = 0; prio < kNumPriorities; ++prio)
+      for (int in = 0; in < num_ports_; ++in)
+        for (PktId id = voq_[Voq(in, out, prio)].head; id != kNoPkt; id = pool[id].next)
+          in_voqs[Pg(in, prio)] += pool[id].size;
+  for (int in = 0; in < num_ports_; ++in)
+    for (int prio = 0; prio < kNumPriorities; ++prio) {
+      const size_t pg = Pg(in, prio);
+      if (in_bytes_[pg] != in_voqs[pg])
+        return fmt::format("input {} priority {}: {} B counted, its VOQs hold {} B", in, prio,
+                           in_bytes_[pg], in_voqs[pg]);
+    }
+  return {};
+}
+
+std::string CioqSwitch::CheckXoffs() const {
+  for (size_t pg = 0; pg < xoff_.size(); ++pg)
+    if (xoff_[pg] && in_bytes_[pg] == 0)
+      return fmt::format("input {} priority {}: XOFF outstanding on an empty input queue",
+                         pg / kNumPriorities, pg % kNumPriorities);
+  return {};
 }
 
 }  // namespace rocesim

@@ -48,6 +48,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "core/packet.h"
@@ -117,6 +118,11 @@ class CioqSwitch {
   }
   // The frame at the head of that VOQ (kNoPkt when empty).
   PktId VoqHead(int in, int out, int prio) const { return voq_[Voq(in, out, prio)].head; }
+  // Invariants (stats/invariants.h): an input-queue count that disagrees
+  // with its VOQs, else empty; an XOFF outstanding on an empty input queue
+  // (its resume was never sent), else empty.
+  std::string CheckCounts(const PacketPool& pool) const;
+  std::string CheckXoffs() const;
   // Is the input queue of (local port, priority) pausing its upstream?
   bool Xoff(int in, int prio) const { return xoff_[Pg(in, prio)] != 0; }
   // The input-queue level at which a lossless priority of local port `in`

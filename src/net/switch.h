@@ -55,6 +55,7 @@ class alignas(64) Switch {
 
   const SwitchMmu& mmu() const { return mmu_; }
   uint32_t node() const { return node_; }
+  PortId first_port() const { return first_port_; }
 
  private:
   // The egress half of forwarding a frame that came in on `in`: drop rules,

@@ -1,5 +1,7 @@
 #include "net/switch_mmu.h"
 
+#include <fmt/format.h>
+
 namespace rocesim {
 
 double SwitchMmu::AlphaFor(const SwitchConfig& cfg, int64_t rate_bps) {
@@ -27,6 +29,35 @@ void SwitchMmu::Init(const SwitchConfig& cfg, const std::vector<int64_t>& headro
     for (int q = 0; q < kNumPriorities; ++q)
       if (lossless_[q]) carved += headroom_[p];
   shared_pool_ = cfg.buffer_bytes - carved;
+}
+
+std::string SwitchMmu::CheckCounts() const {
+  if (shared_used_ < 0 || total_bytes_ < 0)
+    return fmt::format("shared buffer in use {} B, total {} B", shared_used_, total_bytes_);
+  int64_t total = 0, shared = 0;
+  for (size_t i = 0; i < pg_.size(); ++i) {
+    const PgState& g = pg_[i];
+    const int port = static_cast<int>(i / kNumPriorities),
+              prio = static_cast<int>(i % kNumPriorities);
+    if (g.ingress < 0 || g.headroom_used < 0 ||
+        g.headroom_used > headroom_[static_cast<size_t>(port)])
+      return fmt::format("port {} priority {}: {} B held, {} B of {} B headroom", port, prio,
+                         g.ingress, g.headroom_used, headroom_[static_cast<size_t>(port)]);
+    total += g.ingress + g.headroom_used;
+    shared += SharedOf(g);
+  }
+  if (total != total_bytes_ || shared != shared_used_)
+    return fmt::format("priority groups hold {} B ({} B shared), the totals say {} B ({} B shared)",
+                       total, shared, total_bytes_, shared_used_);
+  return {};
+}
+
+std::string SwitchMmu::CheckXoffs() const {
+  for (size_t i = 0; i < pg_.size(); ++i)
+    if (pg_[i].xoff && pg_[i].ingress == 0 && pg_[i].headroom_used == 0)
+      return fmt::format("port {} priority {}: XOFF outstanding on an empty priority group",
+                         i / kNumPriorities, i % kNumPriorities);
+  return {};
 }
 
 }  // namespace rocesim

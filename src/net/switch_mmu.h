@@ -16,6 +16,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "scenario/scenario.h"
@@ -72,6 +73,12 @@ class alignas(64) SwitchMmu {
     return g.ingress + g.headroom_used;
   }
   int64_t TotalBytes() const { return total_bytes_; }
+  // Invariants (stats/invariants.h): what is wrong with the counts -- one
+  // negative, headroom used beyond its size, totals that disagree with the
+  // PGs -- or empty.
+  std::string CheckCounts() const;
+  // An XOFF outstanding on an empty PG (its resume was never sent), or empty.
+  std::string CheckXoffs() const;
 
  private:
   // One PG's state in one place: admission, release and the PFC checks of a

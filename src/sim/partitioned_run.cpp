@@ -264,6 +264,13 @@ RunStats PartitionedRun::Run(const Simulation::ProgressFn& progress) {
     if (e) std::rethrow_exception(e);
   for (const auto& replica : replicas_) replica->FinishMonitors();
   Merge(stats);  // collective under MPI: every rank has flushed its files past it
+  // Invariants: each replica's own state; the totals where they are the
+  // job's (rank 0 under MPI).
+  for (const auto& replica : replicas_)
+    if (!stats.invariant_break) stats.invariant_break = CheckFabricState(replica->fabric());
+  if (!stats.invariant_break && (!exchange_ || exchange_->Rank() == 0))
+    stats.invariant_break = CheckTotals(scenario_, replicas_[0]->fabric().counters,
+                                        stats.in_network_frames, stats.in_network_payload_bytes);
   if (!monitor_dir_.empty() && first_partition_ == 0) {
     std::vector<std::string> parts;
     for (uint32_t p = 0; p < partitioning_.parts; ++p)

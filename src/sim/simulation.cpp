@@ -739,6 +739,9 @@ void Simulation::RunEvents(Time stop, const ProgressFn& progress) {
       Dispatch(e);
     }
     ++events;
+#ifdef ROCESIM_CHECKS
+    CheckInvariantsAfter(e, events);
+#endif
     if (report && (events & 0xFFFF) == 0) [[unlikely]] {
       events_ = events;
       progress({.now = f.now,
@@ -752,6 +755,35 @@ void Simulation::RunEvents(Time stop, const ProgressFn& progress) {
   }
   events_ = events;
 }
+
+#ifdef ROCESIM_CHECKS
+// A checks build (-DROCESIM_CHECKS=ON): the state invariants after every
+// event on fabrics of up to kEveryEventPorts ports (their cost grows with the
+// fabric), after every kStride-th on larger ones; conservation too in a
+// serial run (a partition's frames cross to others mid-run). The error names
+// the event after which the invariant was first found broken.
+void Simulation::CheckInvariantsAfter(const Event& e, uint64_t count) {
+  constexpr size_t kEveryEventPorts = 256;
+  constexpr uint64_t kStride = 256;
+  const Fabric& f = fabric_;
+  const bool every = f.ports.size() <= kEveryEventPorts;
+  if (!every && count % kStride != 0) return;
+  std::optional<InvariantBreak> b = CheckFabricState(f);
+  if (!b && local_.empty()) {
+    uint64_t payload = 0;
+    const uint64_t frames = f.FramesInNetwork(&payload);
+    b = CheckTotals(scenario_, f.counters, frames, payload);
+    // Gaps are legitimate until the end (a drop may come later in a lossy
+    // run): in_order_delivery is judged at the end only.
+    if (b && b->name == "in_order_delivery") b.reset();
+  }
+  if (!b) return;
+  throw InvariantError(
+      fmt::format("invariant {} broken {} event #{} (kind {}, target {}, arg {}) at {} ps: {}",
+                  b->name, every ? "by" : fmt::format("within the {} events up to", kStride), count,
+                  static_cast<int>(e.kind), e.target, e.arg, e.time, b->detail));
+}
+#endif
 
 Time Simulation::TrafficStart() const {
   if (traffic_start_ < 0) {
@@ -780,6 +812,10 @@ RunStats Simulation::Run(const ProgressFn& progress) {
   stats.interrupted = interrupted_;
   stats.end_time = f.now;
   stats.in_network_frames = f.FramesInNetwork(&stats.in_network_payload_bytes);
+  stats.invariant_break = CheckFabricState(f);
+  if (!stats.invariant_break)
+    stats.invariant_break =
+        CheckTotals(scenario_, f.counters, stats.in_network_frames, stats.in_network_payload_bytes);
   FinishMonitors();
   clock.Finish(stats);
   return stats;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "sim/run_progress.h"
 #include "stats/collective_ideal.h"
 #include "stats/ideal_fct.h"
+#include "stats/invariants.h"
 #include "stats/monitor.h"
 #include "workload/collectives.h"
 #include "workload/generators.h"
@@ -37,6 +39,8 @@ struct RunStats {
   // Frames (and their payload bytes) still in queues and on wires at the end.
   uint64_t in_network_frames = 0;
   uint64_t in_network_payload_bytes = 0;
+  // The first invariant found broken (stats/invariants.h), if any.
+  std::optional<InvariantBreak> invariant_break;
 };
 
 // Where a replica of a partitioned run stands (sim/partitioned_run.h).
@@ -150,6 +154,9 @@ class Simulation {
   Scenario scenario_;
   std::shared_ptr<const FabricLayout> layout_;
   Fabric fabric_;
+#ifdef ROCESIM_CHECKS
+  void CheckInvariantsAfter(const Event& e, uint64_t count);
+#endif
   bool interrupted_ = false;         // Advance stopped on StopRequested()
   Time window_end_ = -1;             // the open window's last picosecond, or -1 between windows
   std::vector<uint8_t> local_;       // per node: this replica runs it (empty: all)

@@ -132,6 +132,15 @@ nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
                        {"delivered_payload_bytes", c.delivered_payload_bytes},
                        {"dropped_payload_bytes", c.dropped_payload_bytes},
                        {"in_network_payload_bytes", in_network_payload}};
+  // Checked at the end of every run (stats/invariants.h); `checks_build`: also
+  // while it ran (-DROCESIM_CHECKS=ON).
+  nlohmann::json inv = {{"checked", kInvariantNames},
+                        {"held", !stats.invariant_break},
+                        {"checks_build", kChecksBuild}};
+  if (stats.invariant_break)
+    inv["broken"] = {{"invariant", stats.invariant_break->name},
+                     {"detail", stats.invariant_break->detail}};
+  j["invariants"] = std::move(inv);
   // ---- traffic: per entry, offered bytes and realised load (workload/generators.h) ----
   j["traffic"] = TrafficSummaryJson(sim.scenario(), HostLinkRates(*f.layout), &sim.entry_totals());
   if (!sim.collectives().empty()) j["jobs"] = CollectiveJobsJson(sim, CollectiveResults(sim));
