@@ -148,6 +148,8 @@ class RunTest(unittest.TestCase):
         sc = quickstart_dict()
         sc["topology"]["hosts"] = 65
         sc["traffic"][0]["senders"] = "1-64"
+        sc["traffic"][0]["size"] = "4MB"
+        sc["duration"] = "50ms"
         worker = threading.Thread(target=rocesim.run, args=(sc,))
         start = time.monotonic()
         worker.start()
@@ -168,7 +170,7 @@ class SweepTest(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp:
             spec = {"base": QUICKSTART, "grid": self.GRID, "set": self.SET}
             with open(os.path.join(tmp, "s.yaml"), "w") as f:
-                yaml.safe_dump(spec, f)
+                yaml.safe_dump(spec, f, sort_keys=False)
             subprocess.run([BIN, "sweep", os.path.join(tmp, "s.yaml"), "-o",
                             os.path.join(tmp, "cli"), "-j", "2"], check=True,
                            stderr=subprocess.DEVNULL)

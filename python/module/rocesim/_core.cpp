@@ -37,7 +37,7 @@ YAML::Node ToYaml(const py::handle& v, const std::string& path) {
   if (py::isinstance<py::str>(v)) return YAML::Node(v.cast<std::string>());
   if (py::isinstance<py::float_>(v)) return YAML::Node(py::repr(v).cast<std::string>());
   if (py::isinstance<py::int_>(v) || py::hasattr(v, "__index__"))
-    return YAML::Node(py::str(py::int_(v)).cast<std::string>());
+    return YAML::Node(py::str(py::int_(py::reinterpret_borrow<py::object>(v))).cast<std::string>());
   if (py::isinstance<py::dict>(v)) {
     YAML::Node map(YAML::NodeType::Map);
     for (const auto& [key, value] : v.cast<py::dict>()) {
@@ -154,17 +154,16 @@ PYBIND11_MODULE(_core, m) {
   m.def(
       "check",
       [](const std::string& source, bool is_text, const std::string& name,
-         const std::vector<std::string>& overrides, std::optional<uint64_t> seed) {
-        Read(source, is_text, name, overrides, seed);
-      },
-      py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("overrides"),
-      py::arg("seed"), "Reads and validates a scenario; raises ScenarioError");
+         const std::vector<std::string>& overrides,
+         std::optional<uint64_t> seed) { Read(source, is_text, name, overrides, seed); },
+      py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("overrides"), py::arg("seed"),
+      "Reads and validates a scenario; raises ScenarioError");
   m.def("run_into", &RunInto, py::arg("source"), py::arg("is_text"), py::arg("name"),
         py::arg("overrides"), py::arg("seed"), py::arg("threads"), py::arg("dir"),
         "Runs a scenario into an empty directory (GIL released); True when interrupted");
   py::class_<SweepPlan>(m, "SweepPlan")
-      .def(py::init<const std::string&, const std::string&, const std::string&>(),
-           py::arg("text"), py::arg("name"), py::arg("base_dir"))
+      .def(py::init<const std::string&, const std::string&, const std::string&>(), py::arg("text"),
+           py::arg("name"), py::arg("base_dir"))
       .def("validate", &SweepPlan::Validate)
       .def("points", &SweepPlan::Points)
       .def("finished", &SweepPlan::Finished, py::arg("out_dir"), py::arg("index"))
