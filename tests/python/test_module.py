@@ -89,6 +89,13 @@ class RunTest(unittest.TestCase):
         with self.assertRaisesRegex(rocesim.ScenarioError, r"no\.such\.key"):
             rocesim.run(quickstart_dict(), overrides={"no.such.key": 1})
 
+    def test_bad_seed_and_threads(self):
+        with self.assertRaisesRegex(ValueError, "seed"):
+            rocesim.run(QUICKSTART, seed=-1)
+        with self.assertRaisesRegex(ValueError, "threads"):
+            rocesim.run(QUICKSTART, threads=0)
+        rocesim.check(QUICKSTART, seed=2**64 - 1)
+
     def test_tables_have_the_documented_columns_and_dtypes(self):
         r = rocesim.run(QUICKSTART, overrides=MONITORED)
         for name, schema in _tables.SCHEMAS.items():

@@ -69,9 +69,17 @@ def reraise(error, name):
     raise e from None
 
 
+def _check_seed(seed):
+    """As `rocesim run --seed`: an integer from 0 to 2**64 - 1."""
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or
+                             not 0 <= seed < 2**64):
+        raise ValueError(f"seed: expected an integer from 0 to {2**64 - 1}, got {seed!r}")
+
+
 def check(scenario, overrides=None, seed=None):
     """Validates a scenario (a path or a dict) as `rocesim run --check` reads
     it, without building or running it; raises ScenarioError."""
+    _check_seed(seed)
     source, is_text, name = scenario_source(scenario)
     try:
         _core.check(source, is_text, name, override_args(overrides), seed)
@@ -94,6 +102,7 @@ def run(scenario, overrides=None, seed=None, threads=1):
     released while the simulation runs."""
     if not isinstance(threads, int) or not 1 <= threads <= 1024:
         raise ValueError(f"threads: expected an integer from 1 to 1024, got {threads!r}")
+    _check_seed(seed)
     source, is_text, name = scenario_source(scenario)
     directory = tempfile.mkdtemp(prefix="rocesim-run-")
     result = Result(directory, owned=True)  # removes the directory when dropped
