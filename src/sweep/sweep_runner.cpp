@@ -171,18 +171,13 @@ class Pool {
              Tail(ReadText(log), kTailLines));
       return;
     }
-    // The record that makes the point finished for a resumed sweep, last.
-    const nlohmann::json record = {{"index", pt.index},
-                                   {"name", pt.name},
-                                   {"base", base_},
-                                   {"overrides", OverrideArgs(spec_, pt)}};
     std::error_code ec;
     if (fs::file_size(log, ec) == 0 && !ec) {
       fs::remove(log, ec);
     } else {
       fs::rename(log, results / kLogFile, ec);
     }
-    WriteFileAtomically((results / kPointFile).string(), record.dump(2) + "\n");
+    RecordFinishedPoint(o_.out_dir, spec_, pt);
     outcomes_[pt.index].row = SummaryRow(*summary);
     Report(pt, true, "", secs, {});
   }
@@ -249,6 +244,16 @@ PointOutcome ReadFinishedPoint(const std::string& out_dir, const SweepSpec& spec
   o.status = PointStatus::kOk;
   o.row = SummaryRow(*summary);
   return o;
+}
+
+void RecordFinishedPoint(const std::string& out_dir, const SweepSpec& spec,
+                         const SweepPoint& point) {
+  const nlohmann::json record = {{"index", point.index},
+                                 {"name", point.name},
+                                 {"base", fs::absolute(spec.base).string()},
+                                 {"overrides", OverrideArgs(spec, point)}};
+  WriteFileAtomically((fs::path(out_dir) / point.name / kPointFile).string(),
+                      record.dump(2) + "\n");
 }
 
 std::vector<PointOutcome> RunPoints(const SweepSpec& spec, const std::vector<SweepPoint>& points,

@@ -41,6 +41,11 @@ std::vector<size_t> OwnedPoints(size_t count, int rank, int ranks);
 PointOutcome ReadFinishedPoint(const std::string& out_dir, const SweepSpec& spec,
                                const SweepPoint& point, bool* stale = nullptr);
 
+// Writes DIR/NAME/sweep_point.json, the record that makes a point's results
+// finished (ReadFinishedPoint): last, once DIR/NAME holds them.
+void RecordFinishedPoint(const std::string& out_dir, const SweepSpec& spec,
+                         const SweepPoint& point);
+
 // Runs this process's unfinished points, printing progress to stderr. Returns an
 // outcome per point (indexed like `points`); points of other ranks are kNotRun.
 std::vector<PointOutcome> RunPoints(const SweepSpec& spec, const std::vector<SweepPoint>& points,

@@ -1,0 +1,215 @@
+"""The Python module (python/module/rocesim/): dict and file scenarios alike,
+errors naming the field, the tables' columns and dtypes, save() against the
+command line's results directory, sweeps against `rocesim sweep`.
+
+Run by ctest (python_module) with PYTHONPATH=build/python and ROCESIM_BIN."""
+
+import copy
+import filecmp
+import json
+import os
+import subprocess
+import tempfile
+import threading
+import time
+import unittest
+
+import numpy as np
+import pandas as pd
+import yaml
+
+import rocesim
+from rocesim import _tables
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+QUICKSTART = os.path.join(ROOT, "examples", "quickstart.yaml")
+BIN = os.environ.get("ROCESIM_BIN", os.path.join(ROOT, "build", "rocesim"))
+# Every table written: monitors on (queues, ports, rates, counters) and a
+# PFC watchdog (events.csv).
+MONITORED = ["monitors.interval=20us", "switch.watchdog.enabled=true", "duration=2ms"]
+
+
+def quickstart_dict():
+    with open(QUICKSTART) as f:
+        return yaml.safe_load(f)
+
+
+def without_run(summary):
+    s = dict(summary)
+    s.pop("run", None)
+    return s
+
+
+class RunTest(unittest.TestCase):
+    def test_dict_and_file_give_identical_results(self):
+        a = rocesim.run(QUICKSTART, overrides=MONITORED, seed=3)
+        b = rocesim.run(quickstart_dict(), overrides=MONITORED, seed=3)
+        self.assertEqual(without_run(a.summary), without_run(b.summary))
+        self.assertEqual(a.summary["seed"], 3)
+        for name in rocesim.Result.TABLES:
+            pd.testing.assert_frame_equal(a.table(name), b.table(name))
+        self.assertGreater(len(a.flows), 0)
+        self.assertGreater(len(a.queues), 0)
+
+    def test_dict_overrides_as_dict(self):
+        a = rocesim.run(quickstart_dict(), overrides={"duration": "1ms", "host.mtu": 2000})
+        self.assertEqual(a.summary["sim_seconds"] <= 1e-3, True)
+        with open(os.path.join(a.dir, "scenario.yaml")) as f:
+            self.assertEqual(yaml.safe_load(f)["host"]["mtu"], 2000)
+
+    def test_bad_dict_names_the_field_as_the_file_error_does(self):
+        sc = quickstart_dict()
+        sc["traffic"][0]["size"] = "1XB"
+        with self.assertRaises(rocesim.ScenarioError) as d:
+            rocesim.run(sc)
+        self.assertIsInstance(d.exception, ValueError)
+        self.assertEqual(d.exception.field, "traffic.0.size")
+        self.assertTrue(str(d.exception).startswith("<dict>: traffic.0.size: expected a size"),
+                        str(d.exception))
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "bad.yaml")
+            with open(path, "w") as f:
+                yaml.safe_dump(sc, f)
+            with self.assertRaises(rocesim.ScenarioError) as fe:
+                rocesim.run(path)
+        self.assertEqual(fe.exception.field, "traffic.0.size")
+        self.assertIsNotNone(fe.exception.line)
+        # The same message but for where: "<dict>" against "FILE:LINE:COLUMN".
+        self.assertEqual(str(d.exception).split(": ", 1)[1], str(fe.exception).split(": ", 1)[1])
+
+    def test_bad_dict_structure(self):
+        sc = quickstart_dict()
+        sc["switch"]["ecn"]["kmim"] = "10KB"
+        with self.assertRaisesRegex(rocesim.ScenarioError, r"switch\.ecn.*unknown key 'kmim'"):
+            rocesim.run(sc)
+        sc = quickstart_dict()
+        sc["topology"]["hosts"] = object()
+        with self.assertRaisesRegex(TypeError, r"topology\.hosts"):
+            rocesim.run(sc)
+        with self.assertRaisesRegex(rocesim.ScenarioError, r"no\.such\.key"):
+            rocesim.run(quickstart_dict(), overrides={"no.such.key": 1})
+
+    def test_bad_seed_and_threads(self):
+        with self.assertRaisesRegex(ValueError, "seed"):
+            rocesim.run(QUICKSTART, seed=-1)
+        with self.assertRaisesRegex(ValueError, "threads"):
+            rocesim.run(QUICKSTART, threads=0)
+        rocesim.check(QUICKSTART, seed=2**64 - 1)
+
+    def test_tables_have_the_documented_columns_and_dtypes(self):
+        r = rocesim.run(QUICKSTART, overrides=MONITORED)
+        for name, schema in _tables.SCHEMAS.items():
+            df = r.table(name)
+            self.assertEqual(list(df.columns[:len(schema)]), [c for c, _ in schema], name)
+            for c, t in schema:
+                want = np.dtype(object) if t == "str" else np.dtype(t)
+                self.assertEqual(df[c].dtype, want, f"{name}.{c}")
+            for c in df.columns[len(schema):]:
+                self.assertTrue(c.startswith("drops_") and df[c].dtype == np.int64, c)
+        self.assertGreater(len(r.counters), 0)
+        self.assertIn("tag", r.flows)
+        # Tables of files the run did not write are empty, with the columns.
+        plain = rocesim.run(QUICKSTART, overrides=["duration=1ms"])
+        self.assertEqual(len(plain.events), 0)
+        self.assertEqual(list(plain.events.columns), [c for c, _ in _tables.SCHEMAS["events"]])
+
+    def test_numpy_tables_without_pandas(self):
+        r = rocesim.run(QUICKSTART, overrides=MONITORED)
+        for name in ("flows", "ports", "counters"):
+            arrays = _tables.load_table(r.dir, name, use_pandas=False)
+            df = r.table(name)
+            self.assertEqual(list(arrays), list(df.columns))
+            for c in df.columns:
+                self.assertEqual(arrays[c].dtype, df[c].dtype, f"{name}.{c}")
+                np.testing.assert_array_equal(arrays[c], df[c].to_numpy())
+
+    def test_save_matches_the_command_line(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            cli = os.path.join(tmp, "cli")
+            subprocess.run([BIN, "run", QUICKSTART, "-o", cli, "-q", "--seed", "5"] +
+                           [a for s in MONITORED for a in ("--set", s)], check=True)
+            py = rocesim.run(QUICKSTART, overrides=MONITORED, seed=5).save(os.path.join(tmp, "py"))
+            self.assertEqual(sorted(os.listdir(cli)), sorted(os.listdir(py)))
+            self.assertIn("events.csv", os.listdir(py))
+            for name in os.listdir(cli):
+                a, b = os.path.join(cli, name), os.path.join(py, name)
+                if name == "summary.json":
+                    with open(a) as fa, open(b) as fb:
+                        self.assertEqual(without_run(json.load(fa)), without_run(json.load(fb)))
+                else:
+                    self.assertTrue(filecmp.cmp(a, b, shallow=False), name)
+            with self.assertRaises(FileExistsError):
+                rocesim.run(QUICKSTART, overrides=["duration=1ms"]).save(py)
+
+    def test_threads_give_the_serial_results(self):
+        serial = rocesim.run(QUICKSTART, overrides=MONITORED)
+        parted = rocesim.run(QUICKSTART, overrides=MONITORED, threads=2)
+        self.assertEqual(without_run(serial.summary), without_run(parted.summary))
+        for name in rocesim.Result.TABLES:
+            pd.testing.assert_frame_equal(serial.table(name), parted.table(name))
+
+    def test_run_releases_the_gil(self):
+        # While a run goes in another thread, this thread keeps running: its
+        # longest pause is far shorter than the run (with the GIL held it
+        # would be the whole run).
+        sc = quickstart_dict()
+        sc["topology"]["hosts"] = 65
+        sc["traffic"][0]["senders"] = "1-64"
+        sc["traffic"][0]["size"] = "4MB"
+        sc["duration"] = "50ms"
+        worker = threading.Thread(target=rocesim.run, args=(sc,))
+        start = time.monotonic()
+        worker.start()
+        last, longest = time.monotonic(), 0.0
+        while worker.is_alive():
+            now = time.monotonic()
+            longest, last = max(longest, now - last), now
+        took = time.monotonic() - start
+        self.assertGreater(took, 0.1)
+        self.assertLess(longest, took / 4)
+
+
+class SweepTest(unittest.TestCase):
+    GRID = {"traffic.0.size": ["200KB", "500KB"], "seed": [1, 2]}
+    SET = {"duration": "2ms"}
+
+    def test_sweep_matches_the_command_line(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            spec = {"base": QUICKSTART, "grid": self.GRID, "set": self.SET}
+            with open(os.path.join(tmp, "s.yaml"), "w") as f:
+                yaml.safe_dump(spec, f, sort_keys=False)
+            subprocess.run([BIN, "sweep", os.path.join(tmp, "s.yaml"), "-o",
+                            os.path.join(tmp, "cli"), "-j", "2"], check=True,
+                           stderr=subprocess.DEVNULL)
+            seen = []
+            s = rocesim.sweep(QUICKSTART, grid=self.GRID, set=self.SET,
+                              out=os.path.join(tmp, "py"), jobs=2, progress=seen.append)
+            self.assertEqual(len(seen), 4)
+            self.assertEqual(sorted(p.done for p in seen), [1, 2, 3, 4])
+            self.assertTrue(all(p.ok for p in seen))
+            cli = pd.read_csv(os.path.join(tmp, "cli", "sweep.csv"))
+            self.assertEqual(list(cli.columns), list(s.table.columns))
+            pd.testing.assert_frame_equal(cli.drop(columns="cpu_seconds"),
+                                          s.table.drop(columns="cpu_seconds"))
+            self.assertEqual(sorted(s.names), sorted(d for d in os.listdir(os.path.join(tmp, "cli"))
+                                                     if d.startswith("p0")))
+            # Resume: a second sweep into the same directory runs nothing.
+            again = []
+            rocesim.sweep(QUICKSTART, grid=self.GRID, set=self.SET, out=os.path.join(tmp, "py"),
+                          progress=again.append)
+            self.assertEqual(again, [])
+            self.assertEqual(s.result(0).summary["seed"], 1)
+
+    def test_dict_sweep_and_a_failing_point(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            sc = quickstart_dict()
+            s = rocesim.sweep(sc, points=[{"traffic.0.size": "100KB"}], set=self.SET, out=tmp,
+                              jobs=1)
+            self.assertEqual(s.table["status"].tolist(), ["ok"])
+            bad = copy.deepcopy(sc)
+            with self.assertRaisesRegex(rocesim.ScenarioError, r"<dict>.*traffic\.0\.size"):
+                rocesim.sweep(bad, points=[{"traffic.0.size": "1XB"}], out=tmp)
+
+
+if __name__ == "__main__":
+    unittest.main()
