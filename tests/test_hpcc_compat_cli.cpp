@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -144,6 +145,25 @@ TEST_F(HpccCompatCli, FctAndPfcFilesMatchFlowsAndSummary) {
     pauses += l.type;
   }
   EXPECT_GT(pauses, 0u);
+}
+
+// fct_analysis.py -t selects flows by their destination port: fct.txt keeps
+// the port each flow had in the HPCC flow file, serial and partitioned.
+TEST_F(HpccCompatCli, FctKeepsTheFlowFilesDestinationPorts) {
+  Write("flows.txt", "3\n1 0 3 100 20000 0.000001\n2 0 3 200 20000 0.000002\n3 1 3 321 5000 0\n");
+  const std::string sc = Write("s.yaml", R"(
+duration: 1ms
+topology: {type: star, hosts: 4}
+output: {hpcc_compat: true}
+traffic:
+  - {type: flow_file, file: flows.txt}
+)");
+  RunInto("r", sc, "");
+  std::multiset<uint32_t> dports;
+  for (const HpccFctLine& l : ParseFct(ReadFile(dir_ + "r/fct.txt"))) dports.insert(l.dport);
+  EXPECT_EQ(dports, (std::multiset<uint32_t>{100, 200, 321}));
+  RunInto("threads", sc, "--threads 2");
+  ExpectSameResults("r", "threads");
 }
 
 TEST_F(HpccCompatCli, OffByDefault) {

@@ -284,12 +284,21 @@ struct HostConfig {
 // when the flow starts (the TIMELY paper's start).
 constexpr int64_t kFairStartRate = -1;
 
+// The destination port the HPCC simulator's traffic generator gives ordinary
+// flows (incast flows get 200).
+inline constexpr uint16_t kHpccDefaultDport = 100;
+
 struct FlowSpec {
   int src = 0;
   int dst = 0;
   int64_t size_bytes = 0;
   Time start = 0;
   int priority = 3;
+  // The destination port an HPCC flow file gives the flow: that simulator's
+  // analysis scripts select flows by it (fct_analysis.py -t: 100 ordinary,
+  // 200 incast), so fct.txt (output.hpcc_compat) writes it back. rocesim's
+  // frames carry RoCEv2's UDP port 4791 whatever it is.
+  uint16_t hpcc_dport = kHpccDefaultDport;
   std::string tag;
   std::optional<CcKind> cc;  // overrides host.cc for this flow
   // Where the QP and its congestion control start (0: the algorithm's own

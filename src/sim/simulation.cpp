@@ -219,6 +219,7 @@ void Simulation::BuildFlows() {
     fl.start_rate_bps = s.start_rate_bps;
     fl.max_rate_bps = s.max_rate_bps;
     fl.sport = s.sport != 0 ? s.sport : QpSourcePort(fl.id);
+    fl.hpcc_dport = s.hpcc_dport;
     fl.data_key = Routing::FlowKey(fl.src, fl.dst, fl.sport);
     fl.reply_key = Routing::FlowKey(fl.dst, fl.src, fl.sport);
     const int64_t mtu = scenario_.host.mtu_bytes;

@@ -11,10 +11,6 @@
 namespace rocesim {
 namespace {
 
-// The destination port the HPCC traffic generator writes for ordinary flows
-// (incast flows get 200); rocesim flows carry RoCEv2's 4791, which no HPCC
-// script looks for.
-constexpr int kHpccFlowDport = 100;
 constexpr Time kPsPerNs = 1000;
 
 }  // namespace
@@ -36,7 +32,7 @@ std::string HpccFctText(const Simulation& sim) {
   for (const Flow* fl : done)
     fmt::format_to(std::back_inserter(out), "{:08x} {:08x} {} {} {} {} {} {}\n",
                    HpccNodeIp(f.layout->host_nodes[fl->src]),
-                   HpccNodeIp(f.layout->host_nodes[fl->dst]), fl->sport, kHpccFlowDport,
+                   HpccNodeIp(f.layout->host_nodes[fl->dst]), fl->sport, fl->hpcc_dport,
                    fl->size_bytes, fl->start / kPsPerNs, (fl->finish - fl->start) / kPsPerNs,
                    fl->ideal_fct / kPsPerNs);
   return fmt::to_string(out);

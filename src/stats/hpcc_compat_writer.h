@@ -5,9 +5,10 @@
 //   fct.txt  one line per completed flow, in completion order:
 //            "sip dip sport dport size start_ns fct_ns standalone_fct_ns",
 //            sip/dip as 8 hex digits of the host's address 11.x.y.1
-//            (0x0b000001 + node/256 * 0x10000 + node%256 * 0x100), dport 100
-//            (the HPCC traffic generator's port for ordinary flows, which
-//            fct_analysis.py selects by default), standalone fct = rocesim's
+//            (0x0b000001 + node/256 * 0x10000 + node%256 * 0x100), dport
+//            the flow's port in an HPCC flow file (fct_analysis.py selects
+//            flows by it), else 100 (that simulator's traffic generator's
+//            port for ordinary flows), standalone fct = rocesim's
 //            ideal fct (flows.csv ideal_fct_ps); times truncated to ns.
 //   pfc.txt  one line per PFC frame a port received, in time order:
 //            "time_ns node node_type if_index type", node_type 0 host /

@@ -56,6 +56,7 @@ std::vector<FlowSpec> ParseHpccFlows(std::string_view text, const std::string& n
     spec.src = static_cast<int>(src);
     spec.dst = static_cast<int>(dst);
     spec.priority = static_cast<int>(prio);
+    spec.hpcc_dport = static_cast<uint16_t>(port);
     spec.size_bytes = size;
     try {
       spec.start = ParseTime(std::string(f[5]) + "s");
