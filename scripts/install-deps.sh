@@ -10,4 +10,5 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   libyaml-cpp-dev nlohmann-json3-dev libcli11-dev libfmt-dev \
   libgtest-dev libgmock-dev libbenchmark-dev \
   libopenmpi-dev openmpi-bin libmetis-dev \
-  python3 python3-yaml python3-numpy python3-matplotlib >/dev/null
+  python3 python3-yaml python3-numpy python3-matplotlib \
+  tshark >/dev/null
