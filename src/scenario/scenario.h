@@ -436,7 +436,7 @@ constexpr Time kMinMonitorInterval = 100 * kNanosecond;
 struct PcapPort {
   int node = 0;
   int port = 0;       // the node's local port index (as in ports.csv)
-  std::string where;  // "file:line:col: monitors.pcap.ports[i]", for errors found at build
+  std::string where;  // "file:line:col: monitors.pcap.ports.i", for errors found at build
 };
 // The largest snapshot length pcap tools accept (libpcap's MAXIMUM_SNAPLEN),
 // and the default: whole frames, as tcpdump keeps (Wireshark's InfiniBand
