@@ -653,13 +653,14 @@ void WriteMonitors(Out o, const MonitorConfig& m) {
   d.Bool("enabled", m.deadlock.enabled);
   d.Time("threshold", m.deadlock.threshold);
   d.Bool("break", m.deadlock.break_cycle);
-  if (m.pcap.ports.empty()) return;  // no capture: the section is absent
   Out pc = o.Map("pcap");
-  Out::List ports = pc.MapList("ports", "list of {node, port}");
+  Out::List ports = pc.MapList("ports", "list of {node, port}; empty = no capture");
   for (const PcapPort& port : m.pcap.ports) {
     Out item = ports.Item();
     item.Int("node", port.node);
     item.Int("port", port.port);
+    item.MarkRequired("node");
+    item.MarkRequired("port");
   }
   pc.Time("start", m.pcap.start);
   if (m.pcap.end == kTimeMax)
