@@ -11,4 +11,5 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   libgtest-dev libgmock-dev libbenchmark-dev \
   libopenmpi-dev openmpi-bin libmetis-dev \
   python3 python3-yaml python3-numpy python3-matplotlib \
-  pybind11-dev python3-dev python3-pandas >/dev/null
+  pybind11-dev python3-dev python3-pandas \
+  tshark >/dev/null

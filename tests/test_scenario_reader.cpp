@@ -312,7 +312,7 @@ TEST(ScenarioReaderErrors, UnknownKeyWithSuggestion) {
             "x.yaml:1:30: topology: unknown key 'hosts_per'; did you mean 'hosts_per_leaf'?");
   EXPECT_EQ(ErrorOf(std::string(kMinimal) + "monitors: {zzzzzzz: 1}\n"),
             "x.yaml:2:12: monitors: unknown key 'zzzzzzz'; allowed keys are: interval, start, end, "
-            "nodes, deadlock");
+            "nodes, deadlock, pcap");
   EXPECT_EQ(ErrorOf("topology: {type: star, host_link: {rate: 1Gbps, dealy: 1us}}"),
             "x.yaml:1:49: topology.host_link: unknown key 'dealy'; did you mean 'delay'?");
 }

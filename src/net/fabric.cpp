@@ -1,6 +1,7 @@
 #include "net/fabric.h"
 
 #include "ops/watchdog.h"
+#include "stats/port_capture.h"
 
 namespace rocesim {
 
@@ -181,6 +182,10 @@ uint64_t Fabric::FramesInNetwork(uint64_t* payload_bytes) const {
   for (const Nic& n : nics) walk(n.fault.rx_queue);
   if (payload_bytes) *payload_bytes = bytes;
   return frames;
+}
+
+void Fabric::CaptureFrame(PortId port, PktId id, bool received) {
+  captures->Record(*this, port, id, received);
 }
 
 }  // namespace rocesim

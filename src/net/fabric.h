@@ -67,6 +67,8 @@ struct CrossOutbox {
   }
 };
 
+class PortCaptures;  // stats/port_capture.h
+
 struct Fabric {
   const Scenario* scenario = nullptr;
   Time now = 0;
@@ -186,6 +188,11 @@ struct Fabric {
   // Frees a control frame (pause or notification) that is not host traffic.
   void FreeControlFrame(PktId id);
 
+  // monitors.pcap: the captures of chosen ports (null: none), and the hook
+  // Launch and OnLinkArrive call for ports whose link_ops ask for it.
+  PortCaptures* captures = nullptr;
+  void CaptureFrame(PortId port, PktId id, bool received);
+
   // Counts a frame that a switch drops (conservation accounting).
   void CountDrop(PktId pkt, DropCause cause, PortId ingress);
 
@@ -215,9 +222,12 @@ struct Fabric {
   p.busy_until = now + p.WireTime(size);
   const Time arrive = p.busy_until + p.delay;
   p.tx_bytes += size;
-  if (p.link_ops & Port::kLinkCut) [[unlikely]] {
-    SendAcross(port, id, arrive);
-    return;
+  if (p.link_ops & (Port::kLinkCut | Port::kLinkCaptureTx)) [[unlikely]] {
+    if (p.link_ops & Port::kLinkCaptureTx) CaptureFrame(port, id, false);
+    if (p.link_ops & Port::kLinkCut) {
+      SendAcross(port, id, arrive);
+      return;
+    }
   }
   const bool wire_was_empty = p.wire.Empty();
   p.wire.Push(id, arrive);

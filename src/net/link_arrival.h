@@ -42,8 +42,9 @@ namespace rocesim {
   }
   const PortId in = p.peer;
   // A frame corrupted on the wire fails its FCS check at the receiver.
-  if (link_ops & Port::kLinkErrors) [[unlikely]] {
-    if (link_rngs[port].Uniform() < p.loss_probability) {
+  // ... and one that arrives intact is captured if the receiver's port is.
+  if (link_ops & (Port::kLinkErrors | Port::kLinkCaptureRx)) [[unlikely]] {
+    if ((link_ops & Port::kLinkErrors) && link_rngs[port].Uniform() < p.loss_probability) {
       if (pool[id].type == PktType::kRcmNotify) {  // not host traffic: lost uncounted
         FreeControlFrame(id);
         return;
@@ -51,6 +52,7 @@ namespace rocesim {
       CountDrop(id, DropCause::kLinkError, in);
       return;
     }
+    if (link_ops & Port::kLinkCaptureRx) CaptureFrame(port, id, true);
   }
   // The receiving node, from the transmitting port: no read of the peer port.
   switch (static_cast<NodeKind>(p.RxKind())) {

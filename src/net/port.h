@@ -50,7 +50,8 @@ struct alignas(64) Port {
   // Faults (src/ops/): link_ops non-zero when arrivals on this port's link
   // need more than the common path — kLinkHasFailed (stays set: stale
   // arrival events may follow), kLinkLossy (a packet_loss fault), kLinkErrors
-  // (bit errors: loss_probability > 0), kLinkLongDelay (below); tx_hold: the transmitter starts
+  // (bit errors: loss_probability > 0), kLinkLongDelay, kLinkCut and the
+  // packet captures' kLinkCaptureTx / kLinkCaptureRx (below); tx_hold: the transmitter starts
   // nothing (its link is down, or it is the NIC of a dead server,
   // src/ops/mac_entry_loss.h).
   uint8_t link_ops = 0;
@@ -65,6 +66,11 @@ struct alignas(64) Port {
   // cut link: its frames go to the partition that owns the far end
   // (Fabric::SendAcross) instead of onto this replica's wire.
   static constexpr uint8_t kLinkCut = 16;
+  // monitors.pcap (stats/port_capture.h): this port's transmissions are
+  // captured (set on the captured port), or its frames' landings at the far
+  // end are (set on the captured port's peer).
+  static constexpr uint8_t kLinkCaptureTx = 32;
+  static constexpr uint8_t kLinkCaptureRx = 64;
   static constexpr Time kLongDelay = Time{1} << 31;
   // Bit p: a switch drops frames routed to egress queue p (a watchdog's
   // wd_drop, or every bit while the link is down; src/ops/).

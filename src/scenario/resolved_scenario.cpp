@@ -654,6 +654,21 @@ void WriteMonitors(Out o, const MonitorConfig& m) {
   d.Bool("enabled", m.deadlock.enabled);
   d.Time("threshold", m.deadlock.threshold);
   d.Bool("break", m.deadlock.break_cycle);
+  Out pc = o.Map("pcap");
+  Out::List ports = pc.MapList("ports", "list of {node, port}; empty = no capture");
+  for (const PcapPort& port : m.pcap.ports) {
+    Out item = ports.Item();
+    item.Int("node", port.node);
+    item.Int("port", port.port);
+    item.MarkRequired("node");
+    item.MarkRequired("port");
+  }
+  pc.Time("start", m.pcap.start);
+  if (m.pcap.end == kTimeMax)
+    pc.Omit("end", "never (the end of the run)", kTimeUnit);
+  else
+    pc.Time("end", m.pcap.end);
+  pc.Int("snaplen", m.pcap.snaplen);
 }
 
 }  // namespace

@@ -445,6 +445,25 @@ struct DeadlockConfig {
 // The shortest monitors.interval the reader accepts.
 constexpr Time kMinMonitorInterval = 100 * kNanosecond;
 
+// Packet captures (stats/port_capture.h): one pcap file per listed port,
+// pcap/<node>-p<port>.pcap, of the frames the port sends and receives.
+struct PcapPort {
+  int node = 0;
+  int port = 0;       // the node's local port index (as in ports.csv)
+  std::string where;  // "file:line:col: monitors.pcap.ports.i", for errors found at build
+};
+// The largest snapshot length pcap tools accept (libpcap's MAXIMUM_SNAPLEN),
+// and the default: whole frames, as tcpdump keeps (Wireshark's InfiniBand
+// dissector reports a RoCE frame cut short by the snapshot as malformed).
+inline constexpr uint32_t kMaxPcapSnaplen = 262144;
+inline constexpr uint32_t kDefaultPcapSnaplen = kMaxPcapSnaplen;
+struct PcapConfig {
+  std::vector<PcapPort> ports;  // empty: no capture
+  Time start = 0;
+  Time end = kTimeMax;
+  uint32_t snaplen = kDefaultPcapSnaplen;  // bytes kept per frame (64 to 262144)
+};
+
 struct MonitorConfig {
   // Queue occupancy, port throughput and PFC state, and every running flow's
   // rate, sampled every `interval` (0 = off) within [start, end].
@@ -455,6 +474,7 @@ struct MonitorConfig {
   // empty = all.
   std::vector<int> nodes;
   DeadlockConfig deadlock;
+  PcapConfig pcap;  // independent of interval
 };
 
 // Injected faults (src/ops/, seed 003 §6.2). Each runs from `at` to `until`.

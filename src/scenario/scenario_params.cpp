@@ -42,7 +42,8 @@ std::vector<std::string> SampleScenarios() {
           "  - {type: link_down, a: 0, b: 1, at: 0}\n"
           "  - {type: packet_loss, node: 0, port: 0, probability: 0.01, at: 0}\n"
           "  - {type: packet_loss, node: 0, port: 0, every_nth: 10, at: 0}\n"
-          "  - {type: mac_entry_loss, host: 0, at: 0}\n",
+          "  - {type: mac_entry_loss, host: 0, at: 0}\n"
+          "monitors: {pcap: {ports: [{node: 0, port: 0}]}}\n",
       "topology: {type: dumbbell}\n",
       "topology: {type: leaf_spine}\n",
       "topology: {type: fat_tree}\n",

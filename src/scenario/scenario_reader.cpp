@@ -415,8 +415,34 @@ void Reader::CheckFollowedJob(const Field& item, const std::vector<TrafficSpec>&
                                        : fmt::format("earlier jobs: {}", fmt::join(jobs, ", "))));
 }
 
+void Reader::ReadPcap(const Field& f, PcapConfig& pc) const {
+  const Map m = ReadMap(f, {"ports", "start", "end", "snaplen"});
+  for (const Field& item : List(Require(m, "ports", " (the ports to capture)"),
+                                "a list of ports like [{node: 16, port: 0}]")) {
+    const Map pm = ReadMap(item, {"node", "port"});
+    PcapPort port;
+    port.node = IntField(Require(pm, "node"), 0);
+    port.port = IntField(Require(pm, "port", " (the node's local port index)"), 0);
+    port.where = fmt::format("{}: {}", Where(item), item.path);
+    for (const PcapPort& earlier : pc.ports)
+      if (earlier.node == port.node && earlier.port == port.port)
+        Fail(item, fmt::format("port {} of node {} is listed twice", port.port, port.node));
+    pc.ports.push_back(std::move(port));
+  }
+  if (auto v = m.Get("start")) pc.start = TimeValue(*v, 0);
+  if (auto v = m.Get("end")) {
+    pc.end = TimeValue(*v, 0);
+    if (pc.end < pc.start)
+      Fail(*v, fmt::format("expected a time not before monitors.pcap.start, got \"{}\"",
+                           v->node.Scalar()));
+  }
+  if (auto v = m.Get("snaplen"))
+    pc.snaplen = static_cast<uint32_t>(IntField(*v, 64, kMaxPcapSnaplen));
+}
+
 void Reader::ReadMonitors(const Field& f, MonitorConfig& mc) const {
-  const Map m = ReadMap(f, {"interval", "start", "end", "nodes", "deadlock"});
+  const Map m = ReadMap(f, {"interval", "start", "end", "nodes", "deadlock", "pcap"});
+  if (auto v = m.Get("pcap")) ReadPcap(*v, mc.pcap);
   if (auto v = m.Get("deadlock")) {
     const Map d = ReadMap(*v, {"enabled", "threshold", "break"});
     if (auto e = d.Get("enabled")) mc.deadlock.enabled = Bool(*e);

@@ -245,6 +245,10 @@ void PartitionedRun::EnableMonitors(const std::string& dir) {
   }
 }
 
+void PartitionedRun::EnableCaptures(const std::string& dir) {
+  for (uint32_t t = 0; t < threads_; ++t) replicas_[t]->EnableCaptures(dir);
+}
+
 RunStats PartitionedRun::Run(const Simulation::ProgressFn& progress) {
   RunStats stats;
   RunClock clock;

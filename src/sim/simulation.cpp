@@ -479,6 +479,12 @@ void Simulation::EnableMonitors(const std::string& dir) {
 
 void Simulation::FinishMonitors() {
   if (monitor_) monitor_->Finish(fabric_);
+  if (captures_) captures_->Finish();
+}
+
+void Simulation::EnableCaptures(const std::string& dir) {
+  if (scenario_.monitors.pcap.ports.empty()) return;
+  captures_ = std::make_unique<PortCaptures>(scenario_.monitors.pcap, dir, fabric_, local_);
 }
 
 namespace {

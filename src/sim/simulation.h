@@ -20,6 +20,7 @@
 #include "stats/ideal_fct.h"
 #include "stats/invariants.h"
 #include "stats/monitor.h"
+#include "stats/port_capture.h"
 #include "workload/collectives.h"
 #include "workload/generators.h"
 
@@ -126,6 +127,9 @@ class Simulation {
   void EnableMonitors(const std::string& dir);
   // Flushes them (Run does; a partitioned run calls it for each partition).
   void FinishMonitors();
+  // Opens the packet captures (monitors.pcap) in `dir`/pcap, of the ports of
+  // this replica's nodes; FinishMonitors flushes them.
+  void EnableCaptures(const std::string& dir);
 
  private:
   void Build();
@@ -165,6 +169,7 @@ class Simulation {
   bool coordinator_ = true;
   DeadlockExchange deadlock_exchange_;
   std::unique_ptr<Monitor> monitor_;
+  std::unique_ptr<PortCaptures> captures_;
   uint64_t events_ = 0;
   mutable Time traffic_start_ = -1;  // TrafficStart() and OfferedBytes(), once known
   mutable int64_t offered_bytes_ = 0;
