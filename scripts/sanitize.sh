@@ -26,7 +26,7 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 export LSAN_OPTIONS="suppressions=$PWD/.ci/lsan.supp:print_suppressions=0"
 
 echo "== sanitizers: test suite"
-(cd build-asan && ctest --output-on-failure -j "$(nproc)" -E '^validation_quick$')
+(cd build-asan && ROCESIM_PROPERTY_RUNS=200 ctest --output-on-failure -j "$(nproc)" -E '^validation_quick$')
 
 echo "== sanitizers: examples (2 ms each)"
 out=$(mktemp -d)
