@@ -28,12 +28,12 @@ struct Flow {
   int64_t size_bytes = 0;
   Time start = 0;
   uint8_t priority = 3;
-  uint16_t sport = 0;                       // UDP source port: the QP's ECMP entropy
-  uint16_t int_bytes = 0;                   // INT header bytes on each data frame (hpcc.int_bytes)
+  uint16_t sport = 0;       // UDP source port: the QP's ECMP entropy
+  uint16_t int_bytes = 0;   // INT header bytes on each data frame (hpcc.int_bytes)
   uint16_t hpcc_dport = 0;  // FlowSpec::hpcc_dport, set with the flow (fct.txt only)
-  uint64_t data_key = 0;                    // ECMP five-tuple key of data packets (src -> dst)
-  uint64_t reply_key = 0;                   // ... and of ACK / NAK / CNP (dst -> src)
-  uint32_t packets = 0;                     // ceil(size / mtu)
+  uint64_t data_key = 0;    // ECMP five-tuple key of data packets (src -> dst)
+  uint64_t reply_key = 0;   // ... and of ACK / NAK / CNP (dst -> src)
+  uint32_t packets = 0;     // ceil(size / mtu)
   uint32_t last_payload = 0;
   // The scenario's start rate (0: the algorithm's own; kFairStartRate) and
   // open-loop cap (0: the line rate) for this QP (scenario.h FlowSpec);
