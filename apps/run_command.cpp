@@ -172,7 +172,6 @@ int RunCommand(const RunOptions& o) {
       fmt::print(stderr, "rocesim: 1 partition (serial run)\n");
     }
     sim.EnableMonitors(staging);
-    sim.EnableCaptures(staging);
     const RunStats stats = sim.Run(update);
     progress.Clear();
     return Finish(sim, stats, *results, out_dir, quiet, warnings.size());
@@ -184,7 +183,6 @@ int RunCommand(const RunOptions& o) {
                o.threads, std::thread::hardware_concurrency());
   PartitionedRun run(scenario, o.threads, ranks.get());
   run.EnableMonitors(staging);
-  run.EnableCaptures(staging);
   if (o.verbose && !quiet) PrintRunDetails(run.result());
   if (!quiet)
     fmt::print(stderr, "rocesim: {} ({} rank{} x {} thread{})\n",

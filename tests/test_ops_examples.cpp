@@ -6,6 +6,7 @@
 // drop-instead-of-flood there is none and the flows between live servers
 // complete, the packets to the dead servers being the only drops.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <memory>
@@ -118,7 +119,9 @@ TEST(OpsExamples, DropInsteadOfFloodHasNoDeadlockAndTheLiveFlowsComplete) {
 }
 
 TEST(OpsExamples, DeadlockFloodingRunsFromTheCli) {
-  const std::string out = ::testing::TempDir() + "rocesim_deadlock_flooding";
+  // Per process: two suites (a sanitizer build's beside this one) may run at once.
+  const std::string out =
+      ::testing::TempDir() + "rocesim_deadlock_flooding_" + std::to_string(::getpid());
   std::filesystem::remove_all(out);  // an earlier run's: a run refuses a directory with results
   const int status =
       test::RunCli("run '" + test::ExamplePath("deadlock-flooding.yaml") + "' -q -o '" + out + "'");
@@ -129,6 +132,7 @@ TEST(OpsExamples, DeadlockFloodingRunsFromTheCli) {
   EXPECT_NE(events.find(",deadlock"), std::string::npos) << events;
   const std::string summary = test::ReadFile(out + "/summary.json");
   EXPECT_NE(summary.find("\"replicated_frames\""), std::string::npos);
+  std::filesystem::remove_all(out);
 }
 
 }  // namespace

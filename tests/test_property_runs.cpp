@@ -62,11 +62,14 @@ std::string RandomScenario(Rng& rng, int* hosts) {
            ", dst: " + std::to_string(dst) + ", size: " + size +
            ", start: " + std::to_string(pick(50)) + "us}]}\n";
     } else {
-      y += "  - {type: incast, receiver: " + std::to_string(dst) + ", senders: [" +
-           std::to_string(src) +
-           (pick(2) == 0 && *hosts > 2
-                ? ", " + std::to_string((dst + 1 == src ? dst + 2 : dst + 1) % *hosts)
-                : "") +
+      // One or two senders; the second is the first host that is neither.
+      std::string senders = std::to_string(src);
+      if (pick(2) == 0 && *hosts > 2) {
+        int other = 0;
+        while (other == src || other == dst) ++other;
+        senders += ", " + std::to_string(other);
+      }
+      y += "  - {type: incast, receiver: " + std::to_string(dst) + ", senders: [" + senders +
            "], size: " + size + "}\n";
     }
   }

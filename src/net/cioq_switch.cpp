@@ -155,9 +155,9 @@ bool CioqSwitch::Transfer(Fabric& f, int out, int prio) {
       f.CountDrop(id, DropCause::kWred, first_port_ + static_cast<PortId>(in));
     } else {
       egress_.Arrive(f, p, out, f.pool[id], prio);
-      const bool fills_paused = (p.pause_mask & ~p.nonempty) >> prio & 1;
+      const bool fills_paused = f.switch_watchdog && ((p.pause_mask & ~p.nonempty) >> prio & 1);
       p.Enqueue(f.pool, prio, id);
-      if (f.switch_watchdog && fills_paused) [[unlikely]]
+      if (fills_paused) [[unlikely]]
         ops::OnPausedQueueFilled(f, first_port_ + static_cast<PortId>(out), prio);
       moved = true;
       if (rcm_) [[unlikely]]

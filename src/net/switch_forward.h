@@ -66,9 +66,10 @@ namespace rocesim {
   pkt.priority = static_cast<uint8_t>(prio);
   egress_.Arrive(f, egress, static_cast<int>(out - first_port_), pkt, prio);
   // The watchdog's stall clock starts when a paused queue first holds a frame.
-  const bool fills_paused = (egress.pause_mask & ~egress.nonempty) >> prio & 1;
+  const bool fills_paused =
+      f.switch_watchdog && ((egress.pause_mask & ~egress.nonempty) >> prio & 1);
   egress.Enqueue(f.pool, prio, id);
-  if (f.switch_watchdog && fills_paused) [[unlikely]]
+  if (fills_paused) [[unlikely]]
     ops::OnPausedQueueFilled(f, out, prio);
 
   if (lossless_[prio] && !mmu_.Xoff(local_in, prio) && mmu_.ShouldPause(local_in, prio)) {

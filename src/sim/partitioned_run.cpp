@@ -236,17 +236,14 @@ std::string PartitionedRun::Balance() const {
 }
 
 void PartitionedRun::EnableMonitors(const std::string& dir) {
+  for (uint32_t t = 0; t < threads_; ++t) replicas_[t]->EnableCaptures(dir);
   if (scenario_.monitors.interval <= 0) return;
   monitor_dir_ = dir;
   for (uint32_t t = 0; t < threads_; ++t) {
     const std::string part_dir = PartitionDir(dir, first_partition_ + t);
     std::filesystem::create_directories(part_dir);
-    replicas_[t]->EnableMonitors(part_dir);
+    replicas_[t]->OpenTimeSeries(part_dir);
   }
-}
-
-void PartitionedRun::EnableCaptures(const std::string& dir) {
-  for (uint32_t t = 0; t < threads_; ++t) replicas_[t]->EnableCaptures(dir);
 }
 
 RunStats PartitionedRun::Run(const Simulation::ProgressFn& progress) {

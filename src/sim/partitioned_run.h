@@ -54,12 +54,11 @@ class PartitionedRun {
   PartitionedRun(const Scenario& scenario, uint32_t threads, RankExchange* exchange = nullptr);
   ~PartitionedRun();
 
-  // Opens the time-series files (monitors): each partition writes its rows
-  // into DIR/.partition-N/, merged into DIR after the run (on rank 0).
+  // Opens what `monitors` writes: the time-series files, each partition's
+  // rows into DIR/.partition-N/, merged into DIR after the run (on rank 0);
+  // the packet captures (monitors.pcap) in DIR/pcap, each partition writing
+  // the files of its own nodes' ports there, no merge needed.
   void EnableMonitors(const std::string& dir);
-  // Opens the packet captures (monitors.pcap) in `dir`/pcap: each partition
-  // writes the files of its own nodes' ports there, no merge needed.
-  void EnableCaptures(const std::string& dir);
   // Runs to the scenario's duration (or until every flow finished), then
   // merges what the replicas measured into result() (on rank 0 of an MPI job).
   RunStats Run(const Simulation::ProgressFn& progress = nullptr);

@@ -5,6 +5,19 @@
 
 namespace rocesim {
 
+namespace {
+
+// As `rocesim run`'s exit status 3: the results are written, and the caller
+// learns of the broken invariant (stats/invariants.h) as an error.
+const RunStats& ThrowIfBroken(const RunStats& stats) {
+  if (stats.invariant_break)
+    throw InvariantError("invariant " + stats.invariant_break->name +
+                         " broken at the end of the run: " + stats.invariant_break->detail);
+  return stats;
+}
+
+}  // namespace
+
 RunStats RunToDirectory(const Scenario& scenario, uint32_t threads, const std::string& dir,
                         const Simulation::ProgressFn& progress) {
   // As apps/run_command.cpp: one thread is a serial run, more a partitioned one.
@@ -13,13 +26,13 @@ RunStats RunToDirectory(const Scenario& scenario, uint32_t threads, const std::s
     sim.EnableMonitors(dir);
     const RunStats stats = sim.Run(progress);
     WriteResults(sim, stats, dir);
-    return stats;
+    return ThrowIfBroken(stats);
   }
   PartitionedRun run(scenario, threads);
   run.EnableMonitors(dir);
   const RunStats stats = run.Run(progress);
   WriteResults(run.result(), stats, dir);
-  return stats;
+  return ThrowIfBroken(stats);
 }
 
 }  // namespace rocesim

@@ -15,7 +15,8 @@
 
 namespace rocesim {
 
-// Throws what building or partitioning throws (BuildError, PartitionError).
+// Throws what building or partitioning throws (BuildError, PartitionError),
+// and InvariantError, after writing the results, when an invariant broke.
 RunStats RunToDirectory(const Scenario& scenario, uint32_t threads, const std::string& dir,
                         const Simulation::ProgressFn& progress = nullptr);
 

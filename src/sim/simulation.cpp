@@ -460,6 +460,11 @@ void Simulation::RecomputeRoutes(PortId port) {
 }
 
 void Simulation::EnableMonitors(const std::string& dir) {
+  EnableCaptures(dir);
+  OpenTimeSeries(dir);
+}
+
+void Simulation::OpenTimeSeries(const std::string& dir) {
   if (scenario_.monitors.interval <= 0) return;
   for (int n : scenario_.monitors.nodes)
     if (static_cast<size_t>(n) >= fabric_.nodes.size())

@@ -122,14 +122,17 @@ class Simulation {
   const std::vector<CollectiveEntry>& collectives() const { return collectives_; }
   // Per traffic entry: the flows it expanded into and their bytes.
   const std::vector<EntryTotals>& entry_totals() const { return entry_totals_; }
-  // Open the time-series files in `dir` (call before Run when monitors are
-  // on).
+  // Opens everything `monitors` writes into the results directory `dir`
+  // (call before Run): the time-series files and the packet captures.
   void EnableMonitors(const std::string& dir);
+  // Its two halves, for a partitioned run, whose replicas write their
+  // time series apart (merged after the run) and their captures in place:
+  // the time-series files in `dir` (when monitors.interval is set), and the
+  // packet captures (monitors.pcap) in `dir`/pcap, of this replica's ports.
+  void OpenTimeSeries(const std::string& dir);
+  void EnableCaptures(const std::string& dir);
   // Flushes them (Run does; a partitioned run calls it for each partition).
   void FinishMonitors();
-  // Opens the packet captures (monitors.pcap) in `dir`/pcap, of the ports of
-  // this replica's nodes; FinishMonitors flushes them.
-  void EnableCaptures(const std::string& dir);
 
  private:
   void Build();
