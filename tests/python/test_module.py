@@ -141,6 +141,18 @@ class RunTest(unittest.TestCase):
             with self.assertRaises(FileExistsError):
                 rocesim.run(QUICKSTART, overrides=["duration=1ms"]).save(py)
 
+    def test_save_keeps_the_packet_captures(self):
+        capture = ["duration=200us", "monitors.pcap={ports: [{node: 0, port: 0}], end: 100us}"]
+        with tempfile.TemporaryDirectory() as tmp:
+            cli = os.path.join(tmp, "cli")
+            subprocess.run([BIN, "run", QUICKSTART, "-o", cli, "-q"] +
+                           [a for s in capture for a in ("--set", s)], check=True)
+            py = rocesim.run(QUICKSTART, overrides=capture).save(os.path.join(tmp, "py"))
+            self.assertEqual(os.listdir(os.path.join(py, "pcap")), ["0-p0.pcap"])
+            a, b = os.path.join(cli, "pcap", "0-p0.pcap"), os.path.join(py, "pcap", "0-p0.pcap")
+            self.assertGreater(os.path.getsize(b), 24)  # frames beyond the file header
+            self.assertTrue(filecmp.cmp(a, b, shallow=False))
+
     def test_threads_give_the_serial_results(self):
         serial = rocesim.run(QUICKSTART, overrides=MONITORED)
         parted = rocesim.run(QUICKSTART, overrides=MONITORED, threads=2)

@@ -170,7 +170,11 @@ class Result:
         try:
             os.chmod(staging, 0o755)
             for name in self.files():
-                shutil.copyfile(os.path.join(self.dir, name), os.path.join(staging, name))
+                src, dst = os.path.join(self.dir, name), os.path.join(staging, name)
+                if os.path.isdir(src):  # pcap/ (monitors.pcap)
+                    shutil.copytree(src, dst)
+                else:
+                    shutil.copyfile(src, dst)
             if os.path.exists(target):
                 shutil.rmtree(target)
             os.rename(staging, target)
