@@ -770,16 +770,16 @@ void Simulation::RunEvents(Time stop, const ProgressFn& progress) {
 
 #ifdef ROCESIM_CHECKS
 // A checks build (-DROCESIM_CHECKS=ON): the state invariants after every
-// event on fabrics of up to kEveryEventPorts ports (their cost grows with the
-// fabric), after every kStride-th on larger ones; conservation too in a
-// serial run (a partition's frames cross to others mid-run). The error names
-// the event after which the invariant was first found broken.
+// event on fabrics of up to kPortsPerCheck ports, and after every
+// (ports / kPortsPerCheck)-th on larger ones, so that their cost per event
+// (a walk of every port and queued frame) stays bounded as the fabric grows;
+// conservation too in a serial run (a partition's frames cross to others
+// mid-run). The error names the event after which one was first found broken.
 void Simulation::CheckInvariantsAfter(const Event& e, uint64_t count) {
-  constexpr size_t kEveryEventPorts = 256;
-  constexpr uint64_t kStride = 256;
+  constexpr uint64_t kPortsPerCheck = 64;
   const Fabric& f = fabric_;
-  const bool every = f.ports.size() <= kEveryEventPorts;
-  if (!every && count % kStride != 0) return;
+  const uint64_t stride = std::max<uint64_t>(1, f.ports.size() / kPortsPerCheck);
+  if (count % stride != 0) return;
   std::optional<InvariantBreak> b = CheckFabricState(f);
   if (!b && local_.empty()) {
     uint64_t payload = 0;
@@ -792,8 +792,8 @@ void Simulation::CheckInvariantsAfter(const Event& e, uint64_t count) {
   if (!b) return;
   throw InvariantError(
       fmt::format("invariant {} broken {} event #{} (kind {}, target {}, arg {}) at {} ps: {}",
-                  b->name, every ? "by" : fmt::format("within the {} events up to", kStride), count,
-                  static_cast<int>(e.kind), e.target, e.arg, e.time, b->detail));
+                  b->name, stride == 1 ? "by" : fmt::format("within the {} events up to", stride),
+                  count, static_cast<int>(e.kind), e.target, e.arg, e.time, b->detail));
 }
 #endif
 
