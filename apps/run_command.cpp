@@ -12,6 +12,7 @@
 #include "apps/commands.h"
 #include "apps/mpi_rank_exchange.h"
 #include "apps/run_details.h"
+#include "apps/setup_line.h"
 #include "apps/stop_signals.h"
 #include "core/results_dir.h"
 #include "scenario/scenario_reader.h"
@@ -133,6 +134,7 @@ int RunCommand(const RunOptions& o) {
   const std::vector<std::string> warnings = ScenarioWarnings(scenario);
   if (o.check) {
     PrintWarnings(warnings);
+    SetupLine setup(!o.quiet, isatty(STDERR_FILENO) != 0);
     CheckScenario(scenario, o.threads);
     return 0;
   }
@@ -163,15 +165,19 @@ int RunCommand(const RunOptions& o) {
   const std::string staging = writer ? results->staging() : ResultsDir::StagingFor(out_dir);
 
   if (!quiet) PrintWarnings(warnings);
-  ProgressLine progress(scenario.duration, !quiet && isatty(STDERR_FILENO));
+  const bool terminal = isatty(STDERR_FILENO) != 0;
+  ProgressLine progress(scenario.duration, !quiet && terminal);
   auto update = [&](const RunProgress& p) { progress.Update(p); };
+  auto setup = std::make_unique<SetupLine>(!quiet, terminal);
   if (o.threads <= 1 && !ranks) {
     Simulation sim(scenario);
+    setup.reset();
     if (o.verbose && !quiet) {
       PrintRunDetails(sim);
       fmt::print(stderr, "rocesim: 1 partition (serial run)\n");
     }
     sim.EnableMonitors(staging);
+    StopSignalsAtWindows();
     const RunStats stats = sim.Run(update);
     progress.Clear();
     return Finish(sim, stats, *results, out_dir, quiet, warnings.size());
@@ -182,12 +188,14 @@ int RunCommand(const RunOptions& o) {
                "every window, so a run with more threads than cores is slower, not faster\n",
                o.threads, std::thread::hardware_concurrency());
   PartitionedRun run(scenario, o.threads, ranks.get());
+  setup.reset();
   run.EnableMonitors(staging);
   if (o.verbose && !quiet) PrintRunDetails(run.result());
   if (!quiet)
     fmt::print(stderr, "rocesim: {} ({} rank{} x {} thread{})\n",
                run.partitioning().Describe(run.result().quantum()), ranks ? ranks->Ranks() : 1,
                ranks && ranks->Ranks() > 1 ? "s" : "", o.threads, o.threads > 1 ? "s" : "");
+  StopSignalsAtWindows();
   const RunStats stats = run.Run(update);
   progress.Clear();
   if (!o.quiet)

@@ -1,12 +1,18 @@
-// Ctrl-C (SIGINT) and SIGTERM during `rocesim run`: the first asks the run
-// to stop at the next window boundary (sim/stop_request.h), after which it
-// writes what it measured, marked partial; a second ends the process at once.
+// Ctrl-C (SIGINT) and SIGTERM during `rocesim run`. While the fabric is being
+// built (minutes for the largest) a signal ends the process at once: there is
+// nothing to keep. Once the run simulates, the first asks it to stop at the
+// next window boundary (sim/stop_request.h), after which it writes what it
+// measured, marked partial; a second ends the process at once.
 #pragma once
 
 namespace rocesim {
 
 // `announce`: say on stderr that the run is stopping (rank 0 only under MPI).
+// Installs the handlers in their building mode.
 void InstallStopSignals(bool announce);
+// The fabric is built and the run begins: from now on a signal stops it at a
+// window boundary.
+void StopSignalsAtWindows();
 // The exit status of a run that stopped on request: 128 + the signal, as a
 // shell reports a process that the signal ended (130 for SIGINT, 143 for
 // SIGTERM); 130 on an MPI rank that stopped because another rank was asked.

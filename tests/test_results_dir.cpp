@@ -83,6 +83,24 @@ std::vector<std::string> Hidden(const std::string& dir) {
   return out;
 }
 
+// Starts `rocesim run scenario -o out` in the background, its stdout and
+// stderr into `log`; -1 when it cannot.
+pid_t SpawnRun(const std::string& scenario, const std::string& out, const std::string& log) {
+  const char* bin = std::getenv("ROCESIM_BIN");
+  std::vector<std::string> args = {bin, "run", scenario, "-o", out};
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, bin, &fa, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&fa);
+  return rc == 0 ? pid : -1;
+}
+
 // Every line of a CSV file is complete: it ends in a newline and each row
 // has the header's number of fields.
 void ExpectWellFormedCsv(const std::string& path) {
@@ -256,18 +274,8 @@ TEST_F(ResultsDirTest, ThreadedRunWritesTheSerialRunsResults) {
 TEST_F(ResultsDirTest, InterruptedRunWritesPartialResults) {
   const std::string scenario = Write("long.yaml", kLong);
   const std::string out = dir_ + "r", log = dir_ + "long.log";
-  const char* bin = std::getenv("ROCESIM_BIN");
-  std::vector<std::string> args = {bin, "run", scenario, "-o", out};
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  pid_t pid = 0;
-  ASSERT_EQ(posix_spawn(&pid, bin, &fa, nullptr, argv.data(), environ), 0);
-  posix_spawn_file_actions_destroy(&fa);
+  const pid_t pid = SpawnRun(scenario, out, log);
+  ASSERT_GT(pid, 0);
 
   // Wait until it has simulated something: its first monitor rows reached
   // the disk (a wait for a condition; nothing here depends on how long).
@@ -305,6 +313,31 @@ TEST_F(ResultsDirTest, InterruptedRunWritesPartialResults) {
   }
   EXPECT_TRUE(fs::exists(out + "/scenario.yaml"));
   EXPECT_TRUE(Hidden(dir_).empty());
+}
+
+// A signal while the fabric is still being built (a 65,536-host fat tree:
+// seconds) ends the process at once, as a user pressing Ctrl-C there
+// expects, instead of waiting for the run's first window; nothing is written.
+TEST_F(ResultsDirTest, SignalWhileBuildingEndsAtOnce) {
+  const std::string scenario = Write("big.yaml", R"(name: big
+topology: {type: fat_tree, k: 64}
+duration: 1ms
+traffic: []
+)");
+  const std::string out = dir_ + "big", log = dir_ + "big.log";
+  const pid_t pid = SpawnRun(scenario, out, log);
+  ASSERT_GT(pid, 0);
+  // The staging directory is made just before the build starts.
+  for (int i = 0; i < 6000 && !fs::exists(dir_ + ".big.partial"); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  ASSERT_EQ(::kill(pid, SIGTERM), 0);
+  int status = 0;
+  ASSERT_EQ(::waitpid(pid, &status, 0), pid);
+  const std::string output = test::ReadFile(log);
+  ASSERT_TRUE(WIFEXITED(status)) << output;
+  EXPECT_EQ(WEXITSTATUS(status), 143) << output;
+  EXPECT_NE(output.find("stopped while building; nothing written"), std::string::npos) << output;
+  EXPECT_FALSE(fs::exists(out));
 }
 
 }  // namespace

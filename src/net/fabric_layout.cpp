@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/setup_progress.h"
 #include "topo/topology.h"
 
 namespace rocesim {
@@ -137,7 +138,10 @@ std::shared_ptr<const FabricLayout> LayoutFabric(const Scenario& scenario) {
   for (const PortLink& p : l.ports)
     if (p.delay > 0) l.quantum = std::min(l.quantum, p.delay);
   if (l.quantum == kTimeMax) l.quantum = kMicrosecond;
-  l.routing.Build(l.adjacency, l.host_nodes, l.switch_index, EcmpSalt(scenario));
+  Routing::BuildProgress progress;
+  if (SetupListened())
+    progress = [](uint32_t done, uint32_t total) { ReportSetup("forwarding tables", done, total); };
+  l.routing.Build(l.adjacency, l.host_nodes, l.switch_index, EcmpSalt(scenario), progress);
   l.fault_ports = ResolveFaultPorts(l, scenario);
   return layout;
 }

@@ -1,8 +1,10 @@
 #include "topo/routing.h"
 
+#include <algorithm>
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 
 #include "net/fabric.h"
 
@@ -11,11 +13,22 @@ namespace rocesim {
 namespace {
 constexpr uint64_t kRoceV2Port = 4791;
 constexpr uint64_t kUdpProto = 17;
+
+// FNV-1a over a next-hop set: the dedup map is looked up once per switch and
+// destination edge, the hottest step of building a large fabric's tables.
+struct PortSetHash {
+  size_t operator()(const std::vector<uint16_t>& set) const {
+    uint64_t h = 0xCBF29CE484222325ULL;
+    for (uint16_t p : set) h = (h ^ p) * 0x100000001B3ULL;
+    return static_cast<size_t>(h);
+  }
+};
 }  // namespace
 
 void Routing::Build(const std::vector<std::vector<std::pair<uint16_t, uint32_t>>>& adjacency,
                     const std::vector<uint32_t>& host_nodes,
-                    const std::vector<int32_t>& switch_index, uint64_t salt) {
+                    const std::vector<int32_t>& switch_index, uint64_t salt,
+                    const BuildProgress& progress) {
   const size_t n = adjacency.size();
   auto tables = std::make_shared<Tables>();
   Tables& t = *tables;
@@ -60,54 +73,91 @@ void Routing::Build(const std::vector<std::vector<std::pair<uint16_t, uint32_t>>
     t.group_switch[g] = static_cast<uint32_t>(switch_index[group_node[g]]);
   t.table.assign(num_switches * num_groups, Entry{0, 0});
 
-  std::map<std::vector<uint16_t>, uint32_t> dedup;
-  std::vector<int32_t> dist(n);
+  // Switch-only adjacency, by switch index: (local port, neighbour switch
+  // index). Hosts are leaves the search never needs to visit: a host is
+  // reachable exactly when its edge switch is.
+  std::vector<uint32_t> switch_node(num_switches);
+  for (size_t node = 0; node < n; ++node)
+    if (switch_index[node] >= 0) switch_node[switch_index[node]] = static_cast<uint32_t>(node);
+  std::vector<uint32_t> first(num_switches + 1, 0);
+  std::vector<std::pair<uint16_t, uint32_t>> links;
+  for (size_t s = 0; s < num_switches; ++s) {
+    for (auto [port, v] : adjacency[switch_node[s]])
+      if (switch_index[v] >= 0) links.emplace_back(port, static_cast<uint32_t>(switch_index[v]));
+    first[s + 1] = static_cast<uint32_t>(links.size());
+  }
+
+  std::unordered_map<std::vector<uint16_t>, uint32_t, PortSetHash> dedup;
+  std::vector<int32_t> dist(num_switches);
   std::vector<uint32_t> frontier;
   std::vector<uint16_t> set;
+  constexpr uint32_t kBatch = 16;
+  std::vector<Entry> batch(num_switches * kBatch, Entry{0, 0});
+  std::vector<Entry> last_entry(num_switches, Entry{0, 0});
+  uint32_t batch_first = 0;
   for (uint32_t g = 0; g < num_groups; ++g) {
-    const uint32_t edge = group_node[g];
+    const auto edge = static_cast<uint32_t>(switch_index[group_node[g]]);
     std::fill(dist.begin(), dist.end(), -1);
     frontier.assign(1, edge);
     dist[edge] = 0;
-    // BFS from the edge switch; only switches forward, so hosts are leaves.
     for (size_t i = 0; i < frontier.size(); ++i) {
       const uint32_t u = frontier[i];
-      if (switch_index[u] < 0) continue;
-      for (auto [port, v] : adjacency[u]) {
-        (void)port;
+      for (uint32_t l = first[u]; l < first[u + 1]; ++l) {
+        const uint32_t v = links[l].second;
         if (dist[v] < 0) {
           dist[v] = dist[u] + 1;
           frontier.push_back(v);
         }
       }
     }
-    for (uint32_t other : host_nodes)
-      if (dist[other] < 0) {
-        uint32_t target = 0;
-        while (t.hosts[target].group != g) ++target;
-        throw std::runtime_error("topology: host node " + std::to_string(other) +
-                                 " cannot reach host node " + std::to_string(host_nodes[target]));
+    for (uint32_t other = 0; other < num_groups; ++other)
+      if (dist[t.group_switch[other]] < 0) {
+        uint32_t from = 0, to = 0;
+        while (t.hosts[from].group != other) ++from;
+        while (t.hosts[to].group != g) ++to;
+        throw std::runtime_error("topology: host node " + std::to_string(host_nodes[from]) +
+                                 " cannot reach host node " + std::to_string(host_nodes[to]));
       }
     // A shortest path to a host of this edge is one to the edge plus the
     // last hop, so every other switch's next hops are its neighbours one
     // step nearer the edge (the set and its order as if searched from the host).
-    for (size_t node = 0; node < n; ++node) {
-      const int32_t s = switch_index[node];
-      if (s < 0 || dist[node] < 0 || node == edge) continue;
+    for (uint32_t s = 0; s < num_switches; ++s) {
+      if (dist[s] < 0 || s == edge) continue;
       set.clear();
-      for (auto [port, v] : adjacency[node])
-        if (dist[v] == dist[node] - 1 && switch_index[v] >= 0) set.push_back(port);
+      for (uint32_t l = first[s]; l < first[s + 1]; ++l)
+        if (dist[links[l].second] == dist[s] - 1) set.push_back(links[l].first);
       if (set.size() > 255)
-        throw std::runtime_error("topology: switch node " + std::to_string(node) + " has " +
-                                 std::to_string(set.size()) +
+        throw std::runtime_error("topology: switch node " + std::to_string(switch_node[s]) +
+                                 " has " + std::to_string(set.size()) +
                                  " equal-cost ports towards one destination (at most 255)");
-      auto [it, fresh] = dedup.try_emplace(set, static_cast<uint32_t>(t.port_sets.size()));
-      if (fresh) t.port_sets.insert(t.port_sets.end(), set.begin(), set.end());
-      if (t.port_sets.size() >= (1u << 24))
-        throw std::runtime_error("topology: too many distinct next-hop sets");
-      t.table[static_cast<size_t>(s) * num_groups + g] =
-          Entry{it->second, static_cast<uint32_t>(set.size())};
+      // Most switches see the same set towards many edges (a fat tree's
+      // aggregation switch: its uplinks towards every other pod), so the
+      // switch's previous set is tried before the hash.
+      Entry& last = last_entry[s];
+      const bool same_as_last =
+          last.count == set.size() &&
+          std::equal(set.begin(), set.end(), t.port_sets.begin() + last.offset);
+      if (!same_as_last) {
+        auto [it, fresh] = dedup.try_emplace(set, static_cast<uint32_t>(t.port_sets.size()));
+        if (fresh) t.port_sets.insert(t.port_sets.end(), set.begin(), set.end());
+        if (t.port_sets.size() >= (1u << 24))
+          throw std::runtime_error("topology: too many distinct next-hop sets");
+        last = Entry{it->second, static_cast<uint32_t>(set.size())};
+      }
+      batch[static_cast<size_t>(s) * kBatch + (g - batch_first)] = last;
     }
+    // Written a batch of edges at a time: one switch's entries for the batch
+    // are adjacent in the table, where an edge at a time writes one entry
+    // per cache line.
+    if (g + 1 == num_groups || g + 1 - batch_first == kBatch) {
+      const uint32_t width = g + 1 - batch_first;
+      for (uint32_t sw = 0; sw < num_switches; ++sw)
+        std::copy_n(batch.begin() + static_cast<size_t>(sw) * kBatch, width,
+                    t.table.begin() + static_cast<size_t>(sw) * num_groups + batch_first);
+      std::fill(batch.begin(), batch.end(), Entry{0, 0});
+      batch_first = g + 1;
+    }
+    if (progress) progress(g + 1, num_groups);
   }
   tables_ = std::move(tables);
   num_groups_ = t.num_groups;

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -31,9 +32,12 @@ class Routing {
  public:
   // adjacency[node] lists (local port, neighbour node); hosts are nodes
   // host_nodes[0..H-1]. Throws std::runtime_error if a host is unreachable.
+  // `progress`, when set, hears (edges done, edges) after each destination
+  // edge's search: a 65,536-host fabric's tables take seconds to build.
+  using BuildProgress = std::function<void(uint32_t done, uint32_t total)>;
   void Build(const std::vector<std::vector<std::pair<uint16_t, uint32_t>>>& adjacency,
              const std::vector<uint32_t>& host_nodes, const std::vector<int32_t>& switch_index,
-             uint64_t salt);
+             uint64_t salt, const BuildProgress& progress = {});
 
   // The five-tuple key a QP's packets carry (computed once per QP and direction).
   static uint64_t FlowKey(uint32_t src, uint32_t dst, uint16_t sport);

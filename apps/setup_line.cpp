@@ -1,0 +1,61 @@
+#include "apps/setup_line.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "core/setup_progress.h"
+
+namespace rocesim {
+namespace {
+constexpr double kDrawAfter = 1.0;  // s: a terminal line for a step this long
+constexpr double kLogAfter = 2.0;   // s: a log line
+double Since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+}
+}  // namespace
+
+SetupLine::SetupLine(bool enabled, bool terminal) : terminal_(terminal) {
+  if (enabled)
+    SetSetupListener([this](std::string_view step, uint64_t done, uint64_t total) {
+      Report(step, done, total);
+    });
+}
+
+SetupLine::~SetupLine() {
+  SetSetupListener({});
+  Clear();
+}
+
+void SetupLine::Report(std::string_view step, uint64_t done, uint64_t total) {
+  if (step != step_) {
+    step_ = step;
+    step_start_ = std::chrono::steady_clock::now();
+    last_drawn_ = -1;
+    logged_ = false;
+  }
+  const double elapsed = Since(step_start_);
+  const bool finished = done >= total;
+  if (!terminal_) {
+    if (!logged_ && elapsed >= kLogAfter && !finished) {
+      fmt::print(stderr, "rocesim: building {}: {}/{} ...\n", step, done, total);
+      logged_ = true;
+    } else if (logged_ && finished) {
+      fmt::print(stderr, "rocesim: built {} in {:.1f} s\n", step, elapsed);
+    }
+    return;
+  }
+  if (elapsed < kDrawAfter || (elapsed - last_drawn_ < 0.25 && !finished)) return;
+  last_drawn_ = elapsed;
+  const std::string line = fmt::format("  building {} {}/{}  {:.0f} s", step, done, total, elapsed);
+  std::fprintf(stderr, "\r%-*s", static_cast<int>(std::max(shown_, line.size())), line.c_str());
+  shown_ = line.size();
+}
+
+void SetupLine::Clear() {
+  if (shown_ > 0) std::fprintf(stderr, "\r%*s\r", static_cast<int>(shown_), "");
+  shown_ = 0;
+}
+
+}  // namespace rocesim

@@ -1,0 +1,37 @@
+// What `rocesim run` shows while a large fabric is built (issue #19), so a
+// setup of seconds or minutes is not mistaken for a hang: on a terminal, a
+// line "building forwarding tables 812/2048" redrawn at most four times a
+// second once a step has taken a second; elsewhere (a log), one line when a
+// step passes two seconds and one when it ends. Quiet runs show nothing.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace rocesim {
+
+class SetupLine {
+ public:
+  // Listens to the setup's reports (core/setup_progress.h) until destroyed.
+  SetupLine(bool enabled, bool terminal);
+  ~SetupLine();
+  SetupLine(const SetupLine&) = delete;
+  SetupLine& operator=(const SetupLine&) = delete;
+
+  // Erases the terminal line (before the run's own progress line).
+  void Clear();
+
+ private:
+  void Report(std::string_view step, uint64_t done, uint64_t total);
+
+  bool terminal_;
+  std::string step_;  // the step being timed
+  std::chrono::steady_clock::time_point step_start_;
+  double last_drawn_ = -1;
+  bool logged_ = false;  // the log line for this step is out
+  size_t shown_ = 0;     // characters on the terminal line
+};
+
+}  // namespace rocesim
