@@ -263,6 +263,15 @@ class MpiRankExchange final : public RankExchange {
     // The PFC trace (this rank's partitions' entries, merged already).
     Append(buf, static_cast<uint32_t>(f.pfc_trace.size()));
     for (const PfcTraceEntry& e : f.pfc_trace) Append(buf, e);
+    // The queue-length dumps (this rank's partitions', merged already).
+    Append(buf, static_cast<uint32_t>(f.qlen_dumps.size()));
+    for (const QlenDumpLine& l : f.qlen_dumps) {
+      Append(buf, l.time);
+      Append(buf, l.node);
+      Append(buf, l.port);
+      Append(buf, static_cast<uint32_t>(l.counts.size()));
+      for (uint32_t c : l.counts) Append(buf, c);
+    }
     const std::vector<char> all =
         GatherBytes(buf, static_cast<int>(ranks_), static_cast<int>(rank_));
     // Sums and maxima.
@@ -291,6 +300,7 @@ class MpiRankExchange final : public RankExchange {
     const char* stop = at + all.size();
     std::vector<OpsEvent> log;
     std::vector<PfcTraceEntry> trace;
+    std::vector<QlenDumpLine> qlen;
     while (at < stop) {  // one rank's part after another
       for (auto n = Read<uint32_t>(at); n > 0; --n) {
         const auto sides = Read<uint8_t>(at);
@@ -317,11 +327,22 @@ class MpiRankExchange final : public RankExchange {
         log.push_back(e);
       }
       for (auto n = Read<uint32_t>(at); n > 0; --n) trace.push_back(Read<PfcTraceEntry>(at));
+      for (auto n = Read<uint32_t>(at); n > 0; --n) {
+        QlenDumpLine l;
+        l.time = Read<Time>(at);
+        l.node = Read<uint32_t>(at);
+        l.port = Read<uint16_t>(at);
+        l.counts.resize(Read<uint32_t>(at));
+        for (uint32_t& c : l.counts) c = Read<uint32_t>(at);
+        qlen.push_back(std::move(l));
+      }
     }
     std::stable_sort(log.begin(), log.end(), OpsEventBefore);
     f.ops.events = std::move(log);
     std::sort(trace.begin(), trace.end(), PfcTraceBefore);
     f.pfc_trace = std::move(trace);
+    std::sort(qlen.begin(), qlen.end(), QlenDumpBefore);
+    f.qlen_dumps = std::move(qlen);
   }
 
  private:

@@ -2,7 +2,9 @@
 // and PFC trace (its scratch/third.cc formats), read back here by a small
 // parser written from those formats and checked against rocesim's own
 // flows.csv, nodes.csv and summary.json; and a partitioned run writes them
-// byte for byte as the serial run does.
+// byte for byte as the serial run does. output.hpcc_qlen: its queue-length
+// monitor's file, parsed and checked against queues.csv sampled at the same
+// instants.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -189,6 +191,102 @@ TEST_F(HpccCompatCli, PartitionedRunWritesTheSameFiles) {
   if (!test::HaveMpirun()) return;
   RunInto("mpi", sc, on, test::MpirunPrefix(2));
   ExpectSameResults("serial", "mpi");
+}
+
+// qlen.txt: blocks "time: <ns>" followed by "<node> <port> <count>...".
+struct QlenBlock {
+  uint64_t time_ns = 0;
+  std::map<std::pair<uint32_t, uint32_t>, std::vector<uint64_t>> hist;  // (node, port) ->
+};
+std::vector<QlenBlock> ParseQlen(const std::string& text) {
+  std::vector<QlenBlock> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    if (line.starts_with("time: ")) {
+      out.push_back({std::stoull(line.substr(6)), {}});
+      continue;
+    }
+    EXPECT_FALSE(out.empty()) << "a histogram line before any time: " << line;
+    if (out.empty()) break;
+    std::istringstream w(line);
+    uint32_t node = 0, port = 0;
+    w >> node >> port;
+    EXPECT_TRUE(w) << "bad qlen.txt line: " << line;
+    std::vector<uint64_t>& h = out.back().hist[{node, port}];
+    for (uint64_t c; w >> c;) h.push_back(c);
+  }
+  return out;
+}
+
+// Sampled at the monitors' instants (every 10 us from 0), the histograms
+// are exactly what queues.csv's rows give: per switch port, the bytes of all
+// its priorities at each sample, in 1,000-byte buckets, counted from the
+// start; dumps fall at multiples of dump_interval and at the last sample.
+TEST_F(HpccCompatCli, QlenHistogramsMatchQueuesCsv) {
+  const std::string sc = ExamplePath("congestion-spreading.yaml");
+  const std::string opts =
+      "--set monitors.interval=10us --set output.hpcc_qlen.interval=10us "
+      "--set output.hpcc_qlen.dump_interval=1ms --set output.hpcc_qlen.end=3005us";
+  RunInto("r", sc, opts);
+  const std::vector<QlenBlock> blocks = ParseQlen(ReadFile(dir_ + "r/qlen.txt"));
+  // Dumps at 0, 1, 2 and 3 ms, then the last sample (3010 us: the first at
+  // or after `end`, as that simulator samples).
+  ASSERT_EQ(blocks.size(), 5u);
+  const uint64_t expected_times[] = {0, 1'000'000, 2'000'000, 3'000'000, 3'010'000};
+  for (size_t i = 0; i < 5; ++i) EXPECT_EQ(blocks[i].time_ns, expected_times[i]);
+
+  // Switch ports (node, local + 1) from links.csv is not needed: every
+  // switch port appears, and queues.csv names the non-empty ones.
+  std::map<std::pair<uint64_t, std::pair<uint32_t, uint32_t>>, int64_t> bytes;  // (time, port)
+  for (const auto& row : ReadCsv(dir_ + "r/queues.csv"))
+    bytes[{std::stoull(row.at("time_ps")) / 1000,
+           {static_cast<uint32_t>(std::stoul(row.at("node"))),
+            static_cast<uint32_t>(std::stoul(row.at("port")) + 1)}}] += std::stoll(row.at("bytes"));
+  const QlenBlock& last = blocks.back();
+  ASSERT_FALSE(last.hist.empty());
+  bool some_queue = false;
+  for (const auto& [port, hist] : last.hist) {
+    std::vector<uint64_t> expected;
+    for (uint64_t t = 0; t <= 3'010'000; t += 10'000) {
+      const auto it = bytes.find({t, port});
+      const auto kb = static_cast<size_t>(it == bytes.end() ? 0 : it->second / 1000);
+      if (expected.size() <= kb) expected.resize(kb + 1, 0);
+      ++expected[kb];
+      some_queue = some_queue || kb > 0;
+    }
+    EXPECT_EQ(hist, expected) << "node " << port.first << " port " << port.second;
+  }
+  EXPECT_TRUE(some_queue) << "the incast builds queues";
+  // Every dump counts every sample so far.
+  for (const QlenBlock& b : blocks)
+    for (const auto& [port, hist] : b.hist) {
+      uint64_t n = 0;
+      for (uint64_t c : hist) n += c;
+      EXPECT_EQ(n, b.time_ns / 10'000 + 1) << "at " << b.time_ns << " ns";
+    }
+
+  RunInto("threads", sc, opts + " --threads 2");
+  ExpectSameResults("r", "threads");
+  if (!test::HaveMpirun()) return;
+  RunInto("mpi", sc, opts, test::MpirunPrefix(2));
+  ExpectSameResults("r", "mpi");
+}
+
+TEST_F(HpccCompatCli, QlenSettingsAreChecked) {
+  const std::string sc = ExamplePath("quickstart.yaml");
+  const auto run = [&](const std::string& args) {
+    return test::RunRocesimCli(args, dir_ + "check.log");
+  };
+  const test::CliRun fine = run("run '" + sc + "' --check --set output.hpcc_qlen.interval=5ns");
+  EXPECT_EQ(fine.exit_code, 2) << fine.output;
+  EXPECT_NE(fine.output.find("output.hpcc_qlen.interval: expected at least 10ns"),
+            std::string::npos)
+      << fine.output;
+  const test::CliRun dump = run("run '" + sc +
+                                "' --check --set output.hpcc_qlen.interval=1us "
+                                "--set output.hpcc_qlen.dump_interval=100ns");
+  EXPECT_EQ(dump.exit_code, 2) << dump.output;
+  EXPECT_NE(dump.output.find("output.hpcc_qlen.dump_interval"), std::string::npos) << dump.output;
 }
 
 }  // namespace

@@ -102,6 +102,21 @@ TEST(HpccImport, FctAndPfcOutputsTurnOnHpccCompat) {
   EXPECT_NE(text.find("PFC_OUTPUT_FILE"), std::string::npos);
 }
 
+// QLEN_MON_FILE and its window (ns) become output.hpcc_qlen: qlen.txt in
+// that simulator's format, sampled every 100 ns with a dump every 100 ms.
+TEST(HpccImport, QlenMonitorBecomesHpccQlen) {
+  std::string text;
+  const Scenario sc = ImportAndLoad(kConfig, &text);
+  ASSERT_TRUE(sc.output.hpcc_qlen.enabled);
+  EXPECT_EQ(sc.output.hpcc_qlen.start, 9 * kSecond);
+  EXPECT_EQ(sc.output.hpcc_qlen.end, 9 * kSecond + kNanosecond);
+  EXPECT_EQ(sc.output.hpcc_qlen.interval, 100 * kNanosecond);
+  EXPECT_EQ(sc.output.hpcc_qlen.dump_interval, 100 * kMillisecond);
+  const std::string header = text.substr(0, text.find("\nname:"));
+  EXPECT_EQ(header.find("QLEN_MON"), std::string::npos) << header;
+  EXPECT_NE(text.find("QLEN_MON_FILE k8_dcqcn_ws30_qlen.txt -> qlen.txt"), std::string::npos);
+}
+
 // The HPCC simulator's PFC threshold doubles alpha per doubling of a port's
 // rate over the NICs': fat320's 400G switch ports get 1/2 (1/8 at 100G).
 TEST(HpccImport, AlphaDoublesWithPortRate) {

@@ -28,6 +28,7 @@
 #include "rcm/rcm_notification.h"
 #include "scenario/scenario.h"
 #include "stats/counters.h"
+#include "stats/hpcc_qlen_monitor.h"
 #include "stats/pfc_trace.h"
 #include "topo/routing.h"
 #include "transport/flow.h"
@@ -103,6 +104,8 @@ struct Fabric {
   // Every pause frame received, when output.hpcc_compat asks for pfc.txt.
   bool pfc_trace_enabled = false;
   std::vector<PfcTraceEntry> pfc_trace;
+  // The queue-length histograms dumped so far (output.hpcc_qlen: qlen.txt).
+  std::vector<QlenDumpLine> qlen_dumps;
   // Link errors: a stream per port (drawn only on lossy links), so that a
   // link's draws do not depend on the order other links land frames in.
   std::vector<Rng> link_rngs;

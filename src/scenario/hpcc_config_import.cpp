@@ -265,11 +265,29 @@ std::string ImportHpccConfig(const std::string& config_path, const std::string& 
     if (c.Has(key)) {
       compat += fmt::format("  # {} {} -> {} in the results directory\n", key, c.Str(key), file);
     }
-  if (!compat.empty()) {
+  std::string qlen;
+  if (c.Has("QLEN_MON_FILE")) {
+    // Its window in ns (that simulator's defaults: 2 s to 2.1 s); samples
+    // every 100 ns and a dump every 100 ms, as there.
+    const auto ns = [&](const char* key, double fallback) {
+      const double v = c.Has(key) ? c.Num(key) : fallback;
+      if (v < 0) c.Fail(key, "expected a time in ns, not negative");
+      return static_cast<uint64_t>(v);
+    };
+    const uint64_t start = ns("QLEN_MON_START", 2e9), end = ns("QLEN_MON_END", 2.1e9);
+    qlen = fmt::format(
+        "  hpcc_qlen: {{start: {}ns, end: {}ns}}   # QLEN_MON_FILE {} -> qlen.txt in the results "
+        "directory\n",
+        start, end, c.Str("QLEN_MON_FILE"));
+  }
+  if (!compat.empty() || !qlen.empty()) {
     line("");
     line("output:");
-    line("  hpcc_compat: true   # the HPCC simulator's output formats:");
-    y += compat;
+    if (!compat.empty()) {
+      line("  hpcc_compat: true   # the HPCC simulator's output formats:");
+      y += compat;
+    }
+    y += qlen;
   }
   const auto unused = c.Unused();
   if (!unused.empty()) {

@@ -694,6 +694,20 @@ std::string ResolvedScenarioYaml(const Scenario& sc, std::vector<ResolvedSetting
   else
     output.Omit("dir", "results/NAME", kTextUnit);
   output.Bool("hpcc_compat", sc.output.hpcc_compat);
+  if (sc.output.hpcc_qlen.enabled) {
+    const OutputConfig::HpccQlen& q = sc.output.hpcc_qlen;
+    Out qlen = output.Map("hpcc_qlen");
+    qlen.Time("start", q.start);
+    if (q.end == kTimeMax)
+      qlen.Omit("end", "never (the end of the run)", kTimeUnit);
+    else
+      qlen.Time("end", q.end);
+    qlen.Time("interval", q.interval);
+    qlen.Time("dump_interval", q.dump_interval);
+  } else {
+    output.Omit("hpcc_qlen", "off (a map {start, end, interval, dump_interval} writes qlen.txt)",
+                kTextUnit);
+  }
   YAML::Emitter out;
   out << root;
   return std::string(out.c_str()) + "\n";

@@ -525,6 +525,16 @@ struct OutputConfig {
   // stats/hpcc_compat_writer.h), so analysis scripts written for that
   // simulator (its fct_analysis.py and the like) read rocesim results unchanged.
   bool hpcc_compat = false;
+  // The HPCC simulator's queue-length monitor (its QLEN_MON_FILE, scratch/
+  // third.cc): qlen.txt (stats/hpcc_qlen_monitor.h). Off unless the
+  // `output.hpcc_qlen` section is given.
+  struct HpccQlen {
+    bool enabled = false;
+    Time start = 0;
+    Time end = kTimeMax;                      // default: the end of the run
+    Time interval = 100 * kNanosecond;        // that simulator's qlen_mon_interval
+    Time dump_interval = 100 * kMillisecond;  // its qlen_dump_interval
+  } hpcc_qlen;
 };
 
 struct Scenario {

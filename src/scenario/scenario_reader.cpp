@@ -471,6 +471,34 @@ void Reader::ReadMonitors(const Field& f, MonitorConfig& mc) const {
   }
 }
 
+// output.hpcc_qlen: the HPCC simulator's queue-length monitor (qlen.txt).
+void Reader::ReadHpccQlen(const Field& f, OutputConfig::HpccQlen& q) const {
+  const Map m = ReadMap(f, {"start", "end", "interval", "dump_interval"});
+  q.enabled = true;
+  if (auto v = m.Get("start")) q.start = TimeValue(*v, 0);
+  if (auto v = m.Get("end")) {
+    q.end = TimeValue(*v, 0);
+    if (q.end < q.start)
+      Fail(*v, fmt::format("expected a time not before output.hpcc_qlen.start, got \"{}\"",
+                           v->node.Scalar()));
+  }
+  if (auto v = m.Get("interval")) {
+    // Every sample reads every switch port: 10 ns is already ten times
+    // denser than that simulator's 100 ns.
+    q.interval = TimeValue(*v, 1);
+    if (q.interval < 10 * kNanosecond)
+      Fail(*v, fmt::format("expected at least 10ns (each sample reads every switch port), got "
+                           "\"{}\"",
+                           v->node.Scalar()));
+  }
+  if (auto v = m.Get("dump_interval")) {
+    q.dump_interval = TimeValue(*v, 1);
+    if (q.dump_interval < q.interval)
+      Fail(*v, fmt::format("expected at least output.hpcc_qlen.interval ({} ns), got \"{}\"",
+                           q.interval / kNanosecond, v->node.Scalar()));
+  }
+}
+
 Scenario Reader::Read(const YAML::Node& root) {
   Scenario sc;
   const Field top{root, "", nullptr};
@@ -497,9 +525,10 @@ Scenario Reader::Read(const YAML::Node& root) {
   if (auto v = m.Get("faults"))
     for (const Field& item : List(*v, "a list of faults")) sc.faults.push_back(ReadFault(item));
   if (auto v = m.Get("output")) {
-    const Map out = ReadMap(*v, {"dir", "hpcc_compat"});
+    const Map out = ReadMap(*v, {"dir", "hpcc_compat", "hpcc_qlen"});
     if (auto d = out.Get("dir")) sc.output.dir = String(*d);
     if (auto h = out.Get("hpcc_compat")) sc.output.hpcc_compat = Bool(*h);
+    if (auto q = out.Get("hpcc_qlen")) ReadHpccQlen(*q, sc.output.hpcc_qlen);
   }
   return sc;
 }

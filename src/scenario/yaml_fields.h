@@ -177,6 +177,7 @@ class Reader {
   void CheckFollowedJob(const Field& item, const std::vector<TrafficSpec>& traffic) const;
   std::vector<int> ReadSenders(const Field& f) const;
   void ReadMonitors(const Field& f, MonitorConfig& m) const;
+  void ReadHpccQlen(const Field& f, OutputConfig::HpccQlen& q) const;
   void ReadPcap(const Field& f, PcapConfig& pc) const;
   // Faults and watchdogs (faults_section.cpp).
   FaultSpec ReadFault(const Field& f) const;

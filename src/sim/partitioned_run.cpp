@@ -236,7 +236,10 @@ std::string PartitionedRun::Balance() const {
 }
 
 void PartitionedRun::EnableMonitors(const std::string& dir) {
-  for (uint32_t t = 0; t < threads_; ++t) replicas_[t]->EnableCaptures(dir);
+  for (uint32_t t = 0; t < threads_; ++t) {
+    replicas_[t]->EnableCaptures(dir);
+    replicas_[t]->EnableQlenMonitor();
+  }
   if (scenario_.monitors.interval <= 0) return;
   monitor_dir_ = dir;
   for (uint32_t t = 0; t < threads_; ++t) {
@@ -328,6 +331,12 @@ void PartitionedRun::Merge(RunStats& stats) {
       if (replicas_[t]->IsLocalNode(e.node)) trace.push_back(e);
   std::sort(trace.begin(), trace.end(), PfcTraceBefore);
   out.pfc_trace = std::move(trace);
+  // Queue-length dumps: each partition's own switch ports.
+  std::vector<QlenDumpLine> qlen;
+  for (uint32_t t = 0; t < threads_; ++t)
+    for (const QlenDumpLine& l : replicas_[t]->fabric().qlen_dumps) qlen.push_back(l);
+  std::sort(qlen.begin(), qlen.end(), QlenDumpBefore);
+  out.qlen_dumps = std::move(qlen);
   uint64_t in_network = 0, in_network_payload = 0;
   for (uint32_t t = 0; t < threads_; ++t) {
     const Fabric& f = replicas_[t]->fabric();

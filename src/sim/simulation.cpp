@@ -462,6 +462,14 @@ void Simulation::RecomputeRoutes(PortId port) {
 void Simulation::EnableMonitors(const std::string& dir) {
   EnableCaptures(dir);
   OpenTimeSeries(dir);
+  EnableQlenMonitor();
+}
+
+void Simulation::EnableQlenMonitor() {
+  const OutputConfig::HpccQlen& q = scenario_.output.hpcc_qlen;
+  if (!q.enabled || qlen_) return;
+  qlen_ = std::make_unique<HpccQlenMonitor>(q, fabric_, local_);
+  fabric_.Schedule(q.start, EventKind::kMonitor, kQlenMonitorTarget);
 }
 
 void Simulation::OpenTimeSeries(const std::string& dir) {
@@ -484,6 +492,7 @@ void Simulation::OpenTimeSeries(const std::string& dir) {
 
 void Simulation::FinishMonitors() {
   if (monitor_) monitor_->Finish(fabric_);
+  if (qlen_) qlen_->Finish(fabric_.qlen_dumps);
   if (captures_) captures_->Finish();
 }
 
@@ -565,7 +574,10 @@ void Simulation::Dispatch(const Event& e) {
       f.nics[f.flows[e.target].src].OnTimeout(f, e.target);
       break;
     case EventKind::kMonitor:
-      if (monitor_) {
+      if (e.target == kQlenMonitorTarget) {
+        const Time next = qlen_->Sample(f, f.qlen_dumps);
+        if (next != kTimeMax) f.Schedule(next, EventKind::kMonitor, kQlenMonitorTarget);
+      } else if (monitor_) {
         monitor_->Sample(f);
         const Time next = f.now + scenario_.monitors.interval;
         if (next <= scenario_.monitors.end) f.Schedule(next, EventKind::kMonitor, 0);

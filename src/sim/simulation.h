@@ -130,6 +130,8 @@ class Simulation {
   // the time-series files in `dir` (when monitors.interval is set), and the
   // packet captures (monitors.pcap) in `dir`/pcap, of this replica's ports.
   void OpenTimeSeries(const std::string& dir);
+  // Starts the HPCC-format queue-length monitor (output.hpcc_qlen), if asked.
+  void EnableQlenMonitor();
   void EnableCaptures(const std::string& dir);
   // Flushes them (Run does; a partitioned run calls it for each partition).
   void FinishMonitors();
@@ -172,6 +174,9 @@ class Simulation {
   bool coordinator_ = true;
   DeadlockExchange deadlock_exchange_;
   std::unique_ptr<Monitor> monitor_;
+  std::unique_ptr<HpccQlenMonitor> qlen_;  // output.hpcc_qlen
+  // kMonitor's target for the queue-length monitor's samples (0: monitors').
+  static constexpr uint32_t kQlenMonitorTarget = 1;
   std::unique_ptr<PortCaptures> captures_;
   uint64_t events_ = 0;
   mutable Time traffic_start_ = -1;  // TrafficStart() and OfferedBytes(), once known

@@ -48,8 +48,12 @@ std::string HpccPfcText(const Simulation& sim) {
 }
 
 void WriteHpccCompatFiles(const Simulation& sim, const std::string& dir) {
-  WriteFileChecked(dir + "/fct.txt", HpccFctText(sim));
-  WriteFileChecked(dir + "/pfc.txt", HpccPfcText(sim));
+  if (sim.scenario().output.hpcc_compat) {
+    WriteFileChecked(dir + "/fct.txt", HpccFctText(sim));
+    WriteFileChecked(dir + "/pfc.txt", HpccPfcText(sim));
+  }
+  if (sim.scenario().output.hpcc_qlen.enabled)
+    WriteFileChecked(dir + "/qlen.txt", HpccQlenText(sim.fabric().qlen_dumps));
 }
 
 }  // namespace rocesim

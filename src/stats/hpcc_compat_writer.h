@@ -14,6 +14,8 @@
 //            "time_ns node node_type if_index type", node_type 0 host /
 //            1 switch, if_index the port's local index + 1 (ns-3's device 0
 //            is the loopback), type 1 pause / 0 resume.
+//   qlen.txt (output.hpcc_qlen) its queue-length monitor's histograms
+//            (stats/hpcc_qlen_monitor.h).
 #pragma once
 
 #include <string>
@@ -27,7 +29,8 @@ uint32_t HpccNodeIp(uint32_t node);
 
 std::string HpccFctText(const Simulation& sim);
 std::string HpccPfcText(const Simulation& sim);
-// Writes fct.txt and pfc.txt into `dir`.
+// Writes fct.txt and pfc.txt (output.hpcc_compat) and qlen.txt
+// (output.hpcc_qlen) into `dir`.
 void WriteHpccCompatFiles(const Simulation& sim, const std::string& dir);
 
 }  // namespace rocesim

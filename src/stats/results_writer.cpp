@@ -205,7 +205,7 @@ void WriteResults(const Simulation& sim, const RunStats& stats, const std::strin
   WriteFileChecked(dir + "/scenario.yaml", sim.scenario().yaml_as_run + "\n");
   WriteFileChecked(dir + "/resolved.yaml", ResolvedScenarioYaml(sim.scenario()));
   WriteNodeMap(*f.layout, dir);
-  if (sc.output.hpcc_compat) WriteHpccCompatFiles(sim, dir);
+  if (sc.output.hpcc_compat || sc.output.hpcc_qlen.enabled) WriteHpccCompatFiles(sim, dir);
 }
 
 }  // namespace rocesim
