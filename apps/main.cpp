@@ -72,7 +72,8 @@ int main(int argc, char** argv) {
   run->add_option("--set", run_opts.sets, "Override a field: key.path=value (repeatable)")
       ->take_last()
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  CLI::Option* quiet = run->add_flag("-q,--quiet", run_opts.quiet, "Print nothing but errors");
+  CLI::Option* quiet =
+      run->add_flag("-q,--quiet", run_opts.quiet, "Print nothing but errors and warnings");
   run->add_flag("-v,--verbose", run_opts.verbose,
                 "Print more: the fabric's size, each traffic entry's flows and bytes, the "
                 "partitioning")

@@ -116,11 +116,9 @@ int Finish(const Simulation& sim, const RunStats& stats, ResultsDir& results,
            const std::string& dir, bool quiet, size_t warnings_printed) {
   WriteResults(sim, stats, results.staging());
   results.Commit();
-  if (!quiet) {
-    const nlohmann::json summary = BuildSummary(sim, stats);
-    PrintRunWarnings(summary, warnings_printed);
-    PrintSummary(summary, dir, sim.scenario());
-  }
+  const nlohmann::json summary = BuildSummary(sim, stats);
+  PrintRunWarnings(summary, warnings_printed);
+  if (!quiet) PrintSummary(summary, dir, sim.scenario());
   if (stats.invariant_break) return SayInvariantBroken(*stats.invariant_break, dir);
   if (!stats.interrupted) return 0;
   SayPartial(stats, sim.scenario(), dir);
@@ -133,7 +131,7 @@ int RunCommand(const RunOptions& o) {
   const Scenario scenario = LoadScenario(o.file, o.sets, o.seed);
   const std::vector<std::string> warnings = ScenarioWarnings(scenario);
   if (o.check) {
-    PrintWarnings(warnings);
+    PrintWarnings(warnings);  // even with -q, as a run prints them
     SetupLine setup(!o.quiet, isatty(STDERR_FILENO) != 0);
     CheckScenario(scenario, o.threads);
     return 0;
@@ -164,7 +162,8 @@ int RunCommand(const RunOptions& o) {
   if (refused) std::rethrow_exception(refused);
   const std::string staging = writer ? results->staging() : ResultsDir::StagingFor(out_dir);
 
-  if (!quiet) PrintWarnings(warnings);
+  // Warnings flag likely mistakes: printed even with -q (on rank 0 only).
+  if (writer) PrintWarnings(warnings);
   const bool terminal = isatty(STDERR_FILENO) != 0;
   ProgressLine progress(scenario.duration, !quiet && terminal);
   auto update = [&](const RunProgress& p) { progress.Update(p); };

@@ -602,6 +602,11 @@ TEST(HpccTopologyFile, Errors) {
   EXPECT_EQ(err("3 1 1\n2\n0 2 1Gbps 1us 2\n"),
             R"(t.txt:3: expected an error rate from 0 to 1 like "0.000000", got "2")");
   EXPECT_EQ(err(""), R"(t.txt:1: empty file; expected "<nodes> <switches> <links>" on line 1)");
+  // A node count far beyond the links (nodes without a link) is refused
+  // before the fabric's per-node arrays are built.
+  EXPECT_EQ(err("2000000000 1 1\n0\n0 1 100Gbps 1us 0\n"),
+            "t.txt:1: 2000000000 nodes but 1 links: at most 2 nodes can have a link (each host "
+            "needs one)");
 }
 
 TEST(HpccTopologyFile, ReadsBenchFile) {

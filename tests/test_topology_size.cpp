@@ -78,6 +78,21 @@ TEST(TopologySizeErrors, TooManyPortsNamesTheFieldAndTheLimit) {
   EXPECT_EQ(ConfigOf("{type: star, hosts: 65535}").hosts, 65535);
 }
 
+// A next-hop set holds at most 255 ports: a leaf with more uplinks is
+// refused while reading, naming the field, not when its tables are built.
+TEST(TopologySizeErrors, TooManyEqualCostPortsNamesTheField) {
+  EXPECT_EQ(test::ScenarioErrorOf(
+                "topology: {type: leaf_spine, leaves: 2, spines: 256, hosts_per_leaf: 1}"),
+            "x.yaml:1:49: topology.spines: a switch would have 256 equal-cost ports towards one "
+            "destination; ECMP spreads over at most 255");
+  EXPECT_NE(test::ScenarioErrorOf("topology: {type: leaf_spine, leaves: 2, spines: 2, "
+                                  "hosts_per_leaf: 1, links_per_spine: 200}")
+                .find("topology.links_per_spine: a switch would have 400 equal-cost ports"),
+            std::string::npos);
+  // 255 uplinks build.
+  EXPECT_EQ(ConfigOf("{type: leaf_spine, leaves: 2, spines: 255, hosts_per_leaf: 1}").spines, 255);
+}
+
 TEST(TopologySizeErrors, FabricLargerThanMemoryIsRefusedWithItsEstimate) {
   // k = 2000: 2e9 hosts and a 2e6 x 2e6 routing table, far beyond any machine.
   const std::string err = test::ScenarioErrorOf("topology: {type: fat_tree, k: 2000}");

@@ -192,6 +192,11 @@ void Reader::CheckBuildable(const Field& f, const Map& m, const TopologyConfig& 
                      size.hosts, size.switches, size.ports, static_cast<double>(bytes) / 1e9,
                      static_cast<double>(memory) / 1e9));
   }
+  if (size.widest_ecmp > kMaxEcmpWays)
+    Fail(field(size.ecmp_key),
+         fmt::format("a switch would have {} equal-cost ports towards one destination; ECMP "
+                     "spreads over at most {}",
+                     size.widest_ecmp, kMaxEcmpWays));
 }
 
 // switch.rcm (seed 002 §3): only a CIOQ switch has the input and output

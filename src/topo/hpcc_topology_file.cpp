@@ -119,6 +119,14 @@ class Parser {
       Fail(last, fmt::format("the file declares {} links but has only {} link lines", links,
                              topo.links.size()));
     }
+    // Every node needs a link (a host exactly one), so more nodes than link
+    // ends is a wrong header, refused before the fabric's per-node arrays
+    // are built (a node count of 2e9 took gigabytes and minutes).
+    if (topo.nodes > 2 * static_cast<int64_t>(links)) {
+      Fail(header.number, fmt::format("{} nodes but {} links: at most {} nodes can have a link "
+                                      "(each host needs one)",
+                                      topo.nodes, links, 2 * static_cast<int64_t>(links)));
+    }
     return topo;
   }
 

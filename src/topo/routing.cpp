@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "net/fabric.h"
+#include "topo/topology_size.h"
 
 namespace rocesim {
 
@@ -126,10 +127,11 @@ void Routing::Build(const std::vector<std::vector<std::pair<uint16_t, uint32_t>>
       set.clear();
       for (uint32_t l = first[s]; l < first[s + 1]; ++l)
         if (dist[links[l].second] == dist[s] - 1) set.push_back(links[l].first);
-      if (set.size() > 255)
+      if (set.size() > static_cast<size_t>(kMaxEcmpWays))
         throw std::runtime_error("topology: switch node " + std::to_string(switch_node[s]) +
                                  " has " + std::to_string(set.size()) +
-                                 " equal-cost ports towards one destination (at most 255)");
+                                 " equal-cost ports towards one destination (at most " +
+                                 std::to_string(kMaxEcmpWays) + ")");
       // Most switches see the same set towards many edges (a fat tree's
       // aggregation switch: its uplinks towards every other pod), so the
       // switch's previous set is tried before the hash.

@@ -54,6 +54,9 @@ TopologySize SizeOfTopology(const TopologyConfig& cfg) {
            cfg.hosts_per_leaf >= uplinks ? "hosts_per_leaf" : "spines");
       role("spine", cfg.spines, int64_t{cfg.leaves} * cfg.links_per_spine, "leaves");
       s.edge_switches = cfg.leaves;
+      // A leaf reaches another leaf's hosts over every uplink.
+      s.widest_ecmp = uplinks;
+      s.ecmp_key = cfg.spines >= cfg.links_per_spine ? "spines" : "links_per_spine";
       break;
     }
     case TopologyKind::kFatTree: {
@@ -63,6 +66,8 @@ TopologySize SizeOfTopology(const TopologyConfig& cfg) {
       role("agg", k * k / 2, k, "k");
       role("core", k * k / 4, k, "k");
       s.edge_switches = k * k / 2;
+      s.widest_ecmp = k / 2;  // a ToR's uplinks, an aggregation switch's
+      s.ecmp_key = "k";
       break;
     }
     case TopologyKind::kRail: {
@@ -76,6 +81,8 @@ TopologySize SizeOfTopology(const TopologyConfig& cfg) {
            per_group >= uplinks ? "servers_per_rail_group" : "spines");
       role("spine", cfg.spines, leaves * cfg.links_per_spine, "servers");
       s.edge_switches = leaves;
+      s.widest_ecmp = uplinks;
+      s.ecmp_key = cfg.spines >= cfg.links_per_spine ? "spines" : "links_per_spine";
       break;
     }
     case TopologyKind::kFile:

@@ -31,7 +31,14 @@ struct TopologySize {
   int64_t ports = 0;          // both ends of every link
   int64_t edge_switches = 0;  // switches hosts hang off (routing table columns)
   std::vector<SwitchRole> roles;
+  // The most equal-cost next hops one switch has towards one destination,
+  // and the topology.<key> that sets it.
+  int64_t widest_ecmp = 1;
+  std::string_view ecmp_key = "type";
 };
+
+// A next-hop set holds at most this many ports (topo/routing.h).
+inline constexpr int64_t kMaxEcmpWays = 255;
 
 // Every type but kFile (whose size is in its file). Counts in int64: a
 // configuration the reader accepted field by field may still overflow int.
