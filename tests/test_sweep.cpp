@@ -24,6 +24,7 @@
 
 #include "sweep/sweep_results.h"
 #include "sweep/sweep_spec.h"
+#include "tests/cli_test_support.h"
 #include "tests/sim_test_support.h"
 
 namespace rocesim::sweep {
@@ -546,8 +547,9 @@ TEST_F(SweepCliTest, MpiRanksGiveTheSameSweepCsv) {
     GTEST_SKIP() << "rocesim built without MPI";
 
   ASSERT_EQ(Run("sweep '" + sweep + "' -j 2 -o '" + dir_ + "local'").exit_code, 0);
-  const CliResult mpi = Run("sweep '" + sweep + "' --mpi -o '" + dir_ + "mpi'",
-                            "mpirun --allow-run-as-root --oversubscribe -n 2 ");
+  // MpirunPrefix: root's flag only as root, and the sanitizer pass's rank options.
+  const CliResult mpi =
+      Run("sweep '" + sweep + "' --mpi -o '" + dir_ + "mpi'", test::MpirunPrefix(2));
   ASSERT_EQ(mpi.exit_code, 0) << mpi.output;
   EXPECT_NE(mpi.output.find("rank 1/2:"), std::string::npos) << mpi.output;
   const auto strip = [](const std::string& text) {
