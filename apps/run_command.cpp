@@ -114,9 +114,8 @@ int SayInvariantBroken(const InvariantBreak& b, const std::string& dir) {
 // reports; the exit status.
 int Finish(const Simulation& sim, const RunStats& stats, ResultsDir& results,
            const std::string& dir, bool quiet, size_t warnings_printed) {
-  WriteResults(sim, stats, results.staging());
+  const nlohmann::json summary = WriteResults(sim, stats, results.staging());
   results.Commit();
-  const nlohmann::json summary = BuildSummary(sim, stats);
   PrintRunWarnings(summary, warnings_printed);
   if (!quiet) PrintSummary(summary, dir, sim.scenario());
   if (stats.invariant_break) return SayInvariantBroken(*stats.invariant_break, dir);

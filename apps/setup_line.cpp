@@ -2,9 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <cstdio>
-
 #include "core/setup_progress.h"
 
 namespace rocesim {
@@ -48,14 +45,7 @@ void SetupLine::Report(std::string_view step, uint64_t done, uint64_t total) {
   }
   if (elapsed < kDrawAfter || (elapsed - last_drawn_ < 0.25 && !finished)) return;
   last_drawn_ = elapsed;
-  const std::string line = fmt::format("  building {} {}/{}  {:.0f} s", step, done, total, elapsed);
-  std::fprintf(stderr, "\r%-*s", static_cast<int>(std::max(shown_, line.size())), line.c_str());
-  shown_ = line.size();
-}
-
-void SetupLine::Clear() {
-  if (shown_ > 0) std::fprintf(stderr, "\r%*s\r", static_cast<int>(shown_), "");
-  shown_ = 0;
+  line_.Show(fmt::format("  building {} {}/{}  {:.0f} s", step, done, total, elapsed));
 }
 
 }  // namespace rocesim

@@ -10,6 +10,8 @@
 #include <string>
 #include <string_view>
 
+#include "sim/run_progress.h"
+
 namespace rocesim {
 
 class SetupLine {
@@ -21,7 +23,7 @@ class SetupLine {
   SetupLine& operator=(const SetupLine&) = delete;
 
   // Erases the terminal line (before the run's own progress line).
-  void Clear();
+  void Clear() { line_.Clear(); }
 
  private:
   void Report(std::string_view step, uint64_t done, uint64_t total);
@@ -31,7 +33,7 @@ class SetupLine {
   std::chrono::steady_clock::time_point step_start_;
   double last_drawn_ = -1;
   bool logged_ = false;  // the log line for this step is out
-  size_t shown_ = 0;     // characters on the terminal line
+  TerminalLine line_;
 };
 
 }  // namespace rocesim

@@ -49,13 +49,15 @@ void ProgressLine::Update(const RunProgress& p) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   if (wall - last_ < 0.25) return;
   last_ = wall;
-  const std::string line = "  " + ProgressLineText(p, stop_, wall);
-  // Pad over the end of a longer previous line.
+  line_.Show("  " + ProgressLineText(p, stop_, wall));
+}
+
+void TerminalLine::Show(const std::string& line) {
   std::fprintf(stderr, "\r%-*s", static_cast<int>(std::max(shown_, line.size())), line.c_str());
   shown_ = line.size();
 }
 
-void ProgressLine::Clear() {
+void TerminalLine::Clear() {
   if (shown_ > 0) std::fprintf(stderr, "\r%*s\r", static_cast<int>(shown_), "");
   shown_ = 0;
 }

@@ -35,18 +35,29 @@ std::optional<double> EstimateRemainingSeconds(const RunProgress& p, Time stop, 
 // "sim 2000.125 ms / 2100.000 ms  flows 1234/5000  1.52 M events/s  ETA 41 s".
 std::string ProgressLineText(const RunProgress& p, Time stop, double wall);
 
+// One line of stderr redrawn in place (a progress line): each Show pads
+// over the end of a longer previous line; Clear erases it.
+class TerminalLine {
+ public:
+  void Show(const std::string& line);
+  void Clear();
+
+ private:
+  size_t shown_ = 0;  // characters on the line now
+};
+
 // Prints ProgressLineText on one terminal line, at most four times a second;
 // silent when disabled (stderr is not a terminal, or -q).
 class ProgressLine {
  public:
   ProgressLine(Time stop, bool enabled) : stop_(stop), enabled_(enabled) {}
   void Update(const RunProgress& p);
-  void Clear();
+  void Clear() { line_.Clear(); }
 
  private:
   Time stop_;
   bool enabled_;
-  size_t shown_ = 0;  // characters on the line now
+  TerminalLine line_;
   double last_ = 0;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };

@@ -492,7 +492,7 @@ void Simulation::OpenTimeSeries(const std::string& dir) {
 
 void Simulation::FinishMonitors() {
   if (monitor_) monitor_->Finish(fabric_);
-  if (qlen_) qlen_->Finish(fabric_.qlen_dumps);
+  if (qlen_) qlen_->Finish(fabric_, fabric_.qlen_dumps);
   if (captures_) captures_->Finish();
 }
 

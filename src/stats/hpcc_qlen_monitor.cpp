@@ -17,8 +17,6 @@ HpccQlenMonitor::HpccQlenMonitor(const OutputConfig::HpccQlen& cfg, const Fabric
     const Port& p = f.ports[i];
     if (!f.nodes[p.node].is_switch || (!local.empty() && !local[p.node])) continue;
     ports_.push_back(i);
-    node_.push_back(p.node);
-    local_.push_back(p.local);
   }
   histogram_.resize(ports_.size());
 }
@@ -35,19 +33,21 @@ Time HpccQlenMonitor::Sample(const Fabric& f, std::vector<QlenDumpLine>& out) {
   }
   last_sample_ = f.now;
   last_dumped_ = f.now % cfg_.dump_interval == 0;
-  if (last_dumped_) Dump(f.now, out);
+  if (last_dumped_) Dump(f, f.now, out);
   // As that simulator: sample again while now is before the end.
   return f.now < cfg_.end ? f.now + cfg_.interval : kTimeMax;
 }
 
-void HpccQlenMonitor::Finish(std::vector<QlenDumpLine>& out) {
-  if (last_sample_ >= 0 && !last_dumped_) Dump(last_sample_, out);
+void HpccQlenMonitor::Finish(const Fabric& f, std::vector<QlenDumpLine>& out) {
+  if (last_sample_ >= 0 && !last_dumped_) Dump(f, last_sample_, out);
   last_dumped_ = true;
 }
 
-void HpccQlenMonitor::Dump(Time t, std::vector<QlenDumpLine>& out) const {
-  for (size_t k = 0; k < ports_.size(); ++k)
-    out.push_back({t, node_[k], static_cast<uint16_t>(local_[k]), histogram_[k]});
+void HpccQlenMonitor::Dump(const Fabric& f, Time t, std::vector<QlenDumpLine>& out) const {
+  for (size_t k = 0; k < ports_.size(); ++k) {
+    const Port& p = f.ports[ports_[k]];
+    out.push_back({t, p.node, p.local, histogram_[k]});
+  }
 }
 
 std::string HpccQlenText(const std::vector<QlenDumpLine>& lines) {

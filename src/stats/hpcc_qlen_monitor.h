@@ -53,14 +53,13 @@ class HpccQlenMonitor {
   // returns the time of the next sample, or kTimeMax after the last.
   Time Sample(const Fabric& f, std::vector<QlenDumpLine>& out);
   // At the end of the run: the dump of a last sample that no dump covered.
-  void Finish(std::vector<QlenDumpLine>& out);
+  void Finish(const Fabric& f, std::vector<QlenDumpLine>& out);
 
  private:
-  void Dump(Time t, std::vector<QlenDumpLine>& out) const;
+  void Dump(const Fabric& f, Time t, std::vector<QlenDumpLine>& out) const;
 
   OutputConfig::HpccQlen cfg_;
-  std::vector<PortId> ports_;  // sampled switch ports, by node then local index
-  std::vector<uint32_t> node_, local_;
+  std::vector<PortId> ports_;                     // sampled switch ports, by node then local index
   std::vector<std::vector<uint32_t>> histogram_;  // per sampled port
   Time last_sample_ = -1;
   bool last_dumped_ = true;

@@ -166,7 +166,7 @@ nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
   return j;
 }
 
-void WriteResults(const Simulation& sim, const RunStats& stats, const std::string& dir) {
+nlohmann::json WriteResults(const Simulation& sim, const RunStats& stats, const std::string& dir) {
   const Fabric& f = sim.fabric();
   {
     fmt::memory_buffer out;
@@ -191,7 +191,8 @@ void WriteResults(const Simulation& sim, const RunStats& stats, const std::strin
     }
     WriteFileChecked(dir + "/flows.csv", std::string_view(out.data(), out.size()));
   }
-  WriteFileChecked(dir + "/summary.json", BuildSummary(sim, stats).dump(2) + "\n");
+  nlohmann::json summary = BuildSummary(sim, stats);
+  WriteFileChecked(dir + "/summary.json", summary.dump(2) + "\n");
   WriteCollectiveFiles(sim, CollectiveResults(sim), dir);
   const Scenario& sc = sim.scenario();
   if (!sc.faults.empty() || sc.sw.watchdog.enabled || sc.host.watchdog.enabled ||
@@ -206,6 +207,7 @@ void WriteResults(const Simulation& sim, const RunStats& stats, const std::strin
   WriteFileChecked(dir + "/resolved.yaml", ResolvedScenarioYaml(sim.scenario()));
   WriteNodeMap(*f.layout, dir);
   if (sc.output.hpcc_compat || sc.output.hpcc_qlen.enabled) WriteHpccCompatFiles(sim, dir);
+  return summary;
 }
 
 }  // namespace rocesim

@@ -33,6 +33,8 @@ double SortedPercentile(const std::vector<double>& sorted, double p);
 std::vector<std::string> RunSummaryWarnings(const Scenario& sc, const Counters& c);
 
 nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats);
-void WriteResults(const Simulation& sim, const RunStats& stats, const std::string& dir);
+// Writes the results directory's files; returns the summary it wrote as
+// summary.json (the command line prints from it rather than build it twice).
+nlohmann::json WriteResults(const Simulation& sim, const RunStats& stats, const std::string& dir);
 
 }  // namespace rocesim
