@@ -8,6 +8,7 @@ namespace rocesim {
 namespace {
 constexpr double kDrawAfter = 1.0;  // s: a terminal line for a step this long
 constexpr double kLogAfter = 2.0;   // s: a log line
+constexpr double kLogEvery = 30.0;  // s: a further log line while it lasts
 double Since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
 }
@@ -35,9 +36,12 @@ void SetupLine::Report(std::string_view step, uint64_t done, uint64_t total) {
   const double elapsed = Since(step_start_);
   const bool finished = done >= total;
   if (!terminal_) {
-    if (!logged_ && elapsed >= kLogAfter && !finished) {
-      fmt::print(stderr, "rocesim: building {}: {}/{} ...\n", step, done, total);
+    const double next_log = logged_ ? last_drawn_ + kLogEvery : kLogAfter;
+    if (elapsed >= next_log && !finished) {
+      fmt::print(stderr, "rocesim: building {}: {}/{} ({:.0f} s) ...\n", step, done, total,
+                 elapsed);
       logged_ = true;
+      last_drawn_ = elapsed;
     } else if (logged_ && finished) {
       fmt::print(stderr, "rocesim: built {} in {:.1f} s\n", step, elapsed);
     }

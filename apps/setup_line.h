@@ -1,8 +1,10 @@
 // What `rocesim run` shows while a large fabric is built (issue #19), so a
 // setup of seconds or minutes is not mistaken for a hang: on a terminal, a
 // line "building forwarding tables 812/2048" redrawn at most four times a
-// second once a step has taken a second; elsewhere (a log), one line when a
-// step passes two seconds and one when it ends. Quiet runs show nothing.
+// second once a step has taken a second; elsewhere (a log), a line when a
+// step passes two seconds, another every 30 s while it lasts (a k=200 fat
+// tree's tables take about 15 minutes) and one when it ends. Quiet runs show
+// nothing.
 #pragma once
 
 #include <chrono>
@@ -31,8 +33,8 @@ class SetupLine {
   bool terminal_;
   std::string step_;  // the step being timed
   std::chrono::steady_clock::time_point step_start_;
-  double last_drawn_ = -1;
-  bool logged_ = false;  // the log line for this step is out
+  double last_drawn_ = -1;  // s into the step: the last line drawn or logged
+  bool logged_ = false;     // a log line for this step is out
   TerminalLine line_;
 };
 

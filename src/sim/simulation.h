@@ -165,6 +165,8 @@ class Simulation {
   Fabric fabric_;
 #ifdef ROCESIM_CHECKS
   void CheckInvariantsAfter(const Event& e, uint64_t count);
+  uint64_t last_check_ = 0;  // the event count at the last check that held
+  uint64_t next_check_ = 0;  // the event count at which the next check is due
 #endif
   bool interrupted_ = false;         // Advance stopped on StopRequested()
   Time window_end_ = -1;             // the open window's last picosecond, or -1 between windows
