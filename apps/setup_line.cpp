@@ -31,18 +31,17 @@ void SetupLine::Report(std::string_view step, uint64_t done, uint64_t total) {
     step_ = step;
     step_start_ = std::chrono::steady_clock::now();
     last_drawn_ = -1;
-    logged_ = false;
   }
   const double elapsed = Since(step_start_);
   const bool finished = done >= total;
   if (!terminal_) {
-    const double next_log = logged_ ? last_drawn_ + kLogEvery : kLogAfter;
+    const bool logged = last_drawn_ >= 0;
+    const double next_log = logged ? last_drawn_ + kLogEvery : kLogAfter;
     if (elapsed >= next_log && !finished) {
       fmt::print(stderr, "rocesim: building {}: {}/{} ({:.0f} s) ...\n", step, done, total,
                  elapsed);
-      logged_ = true;
       last_drawn_ = elapsed;
-    } else if (logged_ && finished) {
+    } else if (logged && finished) {
       fmt::print(stderr, "rocesim: built {} in {:.1f} s\n", step, elapsed);
     }
     return;

@@ -33,8 +33,7 @@ class SetupLine {
   bool terminal_;
   std::string step_;  // the step being timed
   std::chrono::steady_clock::time_point step_start_;
-  double last_drawn_ = -1;  // s into the step: the last line drawn or logged
-  bool logged_ = false;     // a log line for this step is out
+  double last_drawn_ = -1;  // s into the step: the last line drawn or logged (-1: none yet)
   TerminalLine line_;
 };
 
