@@ -905,7 +905,13 @@ TEST_F(DepsTest, JsonErrors) {
             p + ": flows[0]: depends_on: expected a list of ids");
   EXPECT_EQ(err(R"({"flows": []})"), p + ": \"flows\" is empty");
   EXPECT_EQ(err(R"([])"), p + ": expected an object {\"flows\": [...]}");
-  EXPECT_EQ(err(""), p + ": not valid JSON (byte 1): expected {\"flows\": [...]}");
+  EXPECT_EQ(err(""), p + ":1: not valid JSON (byte 1): expected {\"flows\": [...]}");
+  EXPECT_EQ(err("{\"flows\": [\n{\"id\": \"a\",,}]}"),
+            p + ":2: not valid JSON (byte 24): expected {\"flows\": [...]}");
+  // A number beyond a double escaped as the JSON library's out_of_range
+  // (found by the fuzzer): now a file:line error.
+  EXPECT_EQ(err("{\"flows\": [\n{\"id\": \"a\", \"src\": 0, \"dst\": 1,\n \"size\": -91e308}]}"),
+            p + ":3: -91e308: a number beyond a double's range");
 }
 
 // The reader rejects an unknown key on the entry, and keys of other types.

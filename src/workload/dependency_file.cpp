@@ -46,6 +46,21 @@ std::string TagField(const std::string& where, std::string_view text) {
   return std::string(text);
 }
 
+// The 1-based line holding the byte at 1-based offset `byte` of `text`.
+size_t LineAt(std::string_view text, size_t byte) {
+  const size_t end = std::min(text.size(), byte > 0 ? byte - 1 : 0);
+  return 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + end, '\n'));
+}
+
+// The text between the first pair of single quotes in a library message, or "".
+std::string_view QuotedToken(std::string_view message) {
+  const size_t open = message.find('\'');
+  if (open == std::string_view::npos) return {};
+  const size_t close = message.find('\'', open + 1);
+  if (close == std::string_view::npos) return {};
+  return message.substr(open + 1, close - open - 1);
+}
+
 bool ValidId(std::string_view id) {
   return !id.empty() && id.find_first_of(",; \t") == std::string_view::npos;
 }
@@ -222,7 +237,17 @@ std::vector<FlowSpec> ParseDependencyJson(std::string_view text, const std::stri
   try {
     doc = nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
-    Fail(name, fmt::format("not valid JSON (byte {}): expected {{\"flows\": [...]}}", e.byte));
+    Fail(fmt::format("{}:{}", name, LineAt(text, e.byte)),
+         fmt::format("not valid JSON (byte {}): expected {{\"flows\": [...]}}", e.byte));
+  } catch (const nlohmann::json::exception& e) {
+    // A number beyond a double (out_of_range.406) names only the token; find
+    // where it was written so the error points at the line.
+    const std::string_view token = QuotedToken(e.what());
+    const size_t at = token.empty() ? std::string_view::npos : text.find(token);
+    const std::string where =
+        at == std::string_view::npos ? name : fmt::format("{}:{}", name, LineAt(text, at + 1));
+    Fail(where, token.empty() ? std::string("not valid JSON: a value out of range")
+                              : fmt::format("{}: a number beyond a double's range", token));
   }
   if (!doc.is_object() || !doc.contains("flows") || !doc["flows"].is_array())
     Fail(name, "expected an object {\"flows\": [...]}");
