@@ -784,16 +784,25 @@ void Simulation::RunEvents(Time stop, const ProgressFn& progress) {
 // A checks build (-DROCESIM_CHECKS=ON): the state invariants, and
 // conservation too in a serial run (a partition's frames cross to others
 // mid-run), checked after every event while the fabric is small and quiet.
-// A check walks every port and every queued frame, so after a check that
-// visited V of them the next comes V / kVisitsPerEvent events later: the
-// checks' cost per event stays bounded (about kVisitsPerEvent visits) however
-// large the fabric or deep its queues (a pause storm holds thousands of
-// frames), where checking every event would make such a run hundreds of times
-// slower. The error names the events since the last check that held.
+// A check visits every port's queues, every switch's buffer counts (a CIOQ
+// switch's ports x ports x priorities VOQs), every NIC and, twice, every
+// frame in the network; after a check of V visits the next comes
+// V / kVisitsPerEvent events later, so the checks add about kVisitsPerEvent
+// visits to each event however large the fabric or deep its queues (a pause
+// storm holds thousands of frames), where checking every event would make
+// such a run thousands of times slower. The error names the events since the
+// last check that held.
 void Simulation::CheckInvariantsAfter(const Event& e, uint64_t count) {
-  constexpr uint64_t kVisitsPerEvent = 64;
+  constexpr uint64_t kVisitsPerEvent = 8;
   if (count < next_check_) return;
   const Fabric& f = fabric_;
+  if (check_visits_fixed_ == 0) {
+    check_visits_fixed_ = f.ports.size() * (2 * kNumPriorities + 1) + f.nics.size() + 1;
+    for (const CioqSwitch& s : f.cioq_switches) {
+      const uint64_t n = static_cast<uint64_t>(s.num_ports());
+      check_visits_fixed_ += 2 * n * n * kNumPriorities;
+    }
+  }
   uint64_t payload = 0;
   const uint64_t frames = f.FramesInNetwork(&payload);
   std::optional<InvariantBreak> b = CheckFabricState(f);
@@ -805,7 +814,8 @@ void Simulation::CheckInvariantsAfter(const Event& e, uint64_t count) {
   }
   if (!b) {
     last_check_ = count;
-    next_check_ = count + std::max<uint64_t>(1, (f.ports.size() + frames) / kVisitsPerEvent);
+    next_check_ =
+        count + std::max<uint64_t>(1, (check_visits_fixed_ + 2 * frames) / kVisitsPerEvent);
     return;
   }
   const uint64_t since = count - last_check_;

@@ -165,8 +165,9 @@ class Simulation {
   Fabric fabric_;
 #ifdef ROCESIM_CHECKS
   void CheckInvariantsAfter(const Event& e, uint64_t count);
-  uint64_t last_check_ = 0;  // the event count at the last check that held
-  uint64_t next_check_ = 0;  // the event count at which the next check is due
+  uint64_t last_check_ = 0;          // the event count at the last check that held
+  uint64_t next_check_ = 0;          // the event count at which the next check is due
+  uint64_t check_visits_fixed_ = 0;  // a check's visits but the frames (0: not yet known)
 #endif
   bool interrupted_ = false;         // Advance stopped on StopRequested()
   Time window_end_ = -1;             // the open window's last picosecond, or -1 between windows
