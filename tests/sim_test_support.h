@@ -5,8 +5,11 @@
 
 #include <gtest/gtest.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -54,6 +57,20 @@ inline std::string ScenarioErrorOf(const std::string& yaml, const std::string& f
 
 inline std::string ExamplePath(const std::string& name) {
   return std::string(ROCESIM_SOURCE_DIR) + "/examples/" + name;
+}
+
+// A directory (created, ending in '/') that only the running test writes:
+// ctest runs tests as parallel processes and two builds' suites may share
+// /tmp, so a fixed name like "$TMPDIR/imported.yaml" lets one test read
+// another's file. Named after the test and the process id.
+inline std::string TestTempDir() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string name = std::string("rocesim_") + info->test_suite_name() + "_" + info->name() + "_" +
+                     std::to_string(::getpid());
+  std::replace(name.begin(), name.end(), '/', '_');  // parameterised tests' names
+  const std::string dir = ::testing::TempDir() + name + "/";
+  std::filesystem::create_directories(dir);
+  return dir;
 }
 
 inline std::string ReadFile(const std::string& path) {

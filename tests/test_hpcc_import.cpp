@@ -10,6 +10,7 @@
 
 #include "scenario/hpcc_config_import.h"
 #include "scenario/scenario_reader.h"
+#include "tests/sim_test_support.h"
 
 namespace rocesim {
 namespace {
@@ -18,7 +19,7 @@ const std::string kConfig =
     std::string(ROCESIM_SOURCE_DIR) + "/bench/hpcc/hpcc_config_k8_dcqcn_ws30.txt";
 
 Scenario ImportAndLoad(const std::string& config, std::string* text = nullptr) {
-  const std::string out = ::testing::TempDir() + "/imported.yaml";
+  const std::string out = test::TestTempDir() + "imported.yaml";
   const std::string yaml = ImportHpccConfig(config, out);
   std::ofstream(out) << yaml;
   if (text) *text = yaml;
@@ -40,7 +41,7 @@ std::string VariantOfReference(const std::string& topology, const std::string& c
   replace("TOPOLOGY_FILE fattree_k8.txt", "TOPOLOGY_FILE " + dir + topology);
   replace("FLOW_FILE flow_k8", "FLOW_FILE " + dir + "flow_k8");
   replace("CC_MODE 1", cc_mode_line);
-  const std::string path = ::testing::TempDir() + "/variant_config.txt";
+  const std::string path = test::TestTempDir() + "variant_config.txt";
   std::ofstream(path) << config;
   return path;
 }
@@ -135,10 +136,10 @@ TEST(HpccImport, HpccModeCarriesIntBytes) {
 }
 
 TEST(HpccImport, UnsupportedSettingsAreErrorsNamingTheLine) {
-  const std::string bad = ::testing::TempDir() + "/bad_config.txt";
+  const std::string bad = test::TestTempDir() + "bad_config.txt";
   std::ofstream(bad) << "TOPOLOGY_FILE t.txt\nFLOW_FILE f.txt\nCC_MODE 10\n";
   try {
-    ImportHpccConfig(bad, ::testing::TempDir() + "/x.yaml");
+    ImportHpccConfig(bad, test::TestTempDir() + "x.yaml");
     FAIL() << "expected an error";
   } catch (const HpccImportError& e) {
     EXPECT_NE(std::string(e.what()).find("bad_config.txt:3: CC_MODE"), std::string::npos)
@@ -146,8 +147,8 @@ TEST(HpccImport, UnsupportedSettingsAreErrorsNamingTheLine) {
   }
   std::ofstream(bad)
       << "TOPOLOGY_FILE t.txt\nFLOW_FILE f.txt\nCC_MODE 1\nERROR_RATE_PER_LINK 0.01\n";
-  EXPECT_THROW(ImportHpccConfig(bad, ::testing::TempDir() + "/x.yaml"), HpccImportError);
-  EXPECT_THROW(ImportHpccConfig(::testing::TempDir() + "/missing.txt", "x.yaml"), HpccImportError);
+  EXPECT_THROW(ImportHpccConfig(bad, test::TestTempDir() + "x.yaml"), HpccImportError);
+  EXPECT_THROW(ImportHpccConfig(test::TestTempDir() + "missing.txt", "x.yaml"), HpccImportError);
 }
 
 }  // namespace

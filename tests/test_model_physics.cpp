@@ -641,7 +641,7 @@ namespace {
 // lost at random on the wire, counted as link_error drops, the transport
 // recovers with NAK / go-back-N (or the timeout), and frames are conserved.
 TEST(Physics, LinkErrorsDropFramesAndGoBackNRecovers) {
-  const std::string topo = ::testing::TempDir() + "/lossy_star.txt";
+  const std::string topo = test::TestTempDir() + "lossy_star.txt";
   std::ofstream(topo) << "3 1 2\n2\n0 2 100Gbps 1us 0.001\n1 2 100Gbps 1us 0.001\n";
   const SimRun r = RunYaml("duration: 20ms\ntopology: {type: file, file: " + topo +
                            "}\nswitch: {ecn: {enabled: false}}\n"

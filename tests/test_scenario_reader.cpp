@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "scenario/scenario_reader.h"
+#include "tests/sim_test_support.h"
 #include "topo/hpcc_topology_file.h"
 
 namespace rocesim {
@@ -33,7 +34,7 @@ std::string ErrorOf(const std::string& yaml, const std::vector<std::string>& set
 }
 
 std::string WriteTempFile(const std::string& name, const std::string& contents) {
-  const std::string path = ::testing::TempDir() + name;
+  const std::string path = test::TestTempDir() + name;
   std::ofstream(path) << contents;
   return path;
 }
@@ -619,11 +620,10 @@ TEST(HpccTopologyFile, ReadsBenchFile) {
 }
 
 TEST(ScenarioReaderTopologyFile, RelativeToScenarioDirectory) {
-  const std::string dir = ::testing::TempDir() + "scen_topo/";
-  std::filesystem::create_directories(dir);
-  WriteTempFile("scen_topo/small.txt", kSmallTopo);
+  const std::string dir = test::TestTempDir();
+  WriteTempFile("small.txt", kSmallTopo);
   const std::string scenario_path =
-      WriteTempFile("scen_topo/s.yaml",
+      WriteTempFile("s.yaml",
                     "topology: {type: file, file: small.txt}\n"
                     "traffic: [{type: flows, flows: [{src: 0, dst: 2, size: 1KB}]}]\n");
   const Scenario s = LoadScenario(scenario_path, {}, std::nullopt);
@@ -646,7 +646,7 @@ TEST(ScenarioReaderTopologyFile, RelativeToScenarioDirectory) {
 }
 
 TEST(ScenarioReaderTopologyFile, Errors) {
-  const std::string dir = ::testing::TempDir();
+  const std::string dir = test::TestTempDir();
   std::string err = ErrorOf("topology: {type: file, file: missing_topo.txt}", {}, dir);
   EXPECT_TRUE(err.starts_with("x.yaml:1:30: topology.file: cannot open topology file '")) << err;
   EXPECT_NE(err.find("missing_topo.txt': No such file or directory"), std::string::npos) << err;

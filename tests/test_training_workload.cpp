@@ -126,15 +126,13 @@ TEST(SimaiGroups, FollowMegatronsLayout) {
 class TrainingRun : public ::testing::Test {
  protected:
   test::SimRun Run(const std::string& workload, const std::string& entry_keys = "", int hosts = 4) {
-    const std::string dir = ::testing::TempDir() + "/training_" +
-                            ::testing::UnitTest::GetInstance()->current_test_info()->name();
-    std::filesystem::create_directories(dir);
-    std::ofstream(dir + "/w.txt") << workload;
+    const std::string dir = test::TestTempDir();
+    std::ofstream(dir + "w.txt") << workload;
     return RunYaml(
         "name: t\nduration: 100ms\ntopology: {type: star, hosts: " + std::to_string(hosts) +
         ", host_link: {rate: 100Gbps, delay: 1us}}\ntraffic:\n"
         "  - {type: aicb_workload, file: " +
-        dir + "/w.txt" + entry_keys + "}\n");
+        dir + "w.txt" + entry_keys + "}\n");
   }
 };
 
@@ -236,37 +234,36 @@ TEST_F(TrainingRun, MicroRunsEachLineInTurn) {
 }
 
 TEST_F(TrainingRun, ScenarioErrorsNameTheWorkloadLine) {
-  const std::string dir = ::testing::TempDir() + "/training_errors";
-  std::filesystem::create_directories(dir);
-  std::ofstream(dir + "/w.txt")
+  const std::string dir = test::TestTempDir();
+  std::ofstream(dir + "w.txt")
       << "DATA all_gpus: 8\n1\nl\t-1\t1\tNONE\t0\t1\tNONE\t0\t1\tBAD\t4\t1\n";
-  std::ofstream(dir + "/ok.txt") << "DATA all_gpus: 8\n1\nl\t-1\t1\tNONE\t0\t1\tNONE\t0\t1\t"
-                                    "ALLREDUCE\t4096\t1\n";
-  std::ofstream(dir + "/tp3.txt") << "HYBRID_TRANSFORMER model_parallel_NPU_group: 3\n1\nl\t-1\t"
-                                     "1\tALLREDUCE\t64\t1\tNONE\t0\t1\tNONE\t0\t1\n";
+  std::ofstream(dir + "ok.txt") << "DATA all_gpus: 8\n1\nl\t-1\t1\tNONE\t0\t1\tNONE\t0\t1\t"
+                                   "ALLREDUCE\t4096\t1\n";
+  std::ofstream(dir + "tp3.txt") << "HYBRID_TRANSFORMER model_parallel_NPU_group: 3\n1\nl\t-1\t"
+                                    "1\tALLREDUCE\t64\t1\tNONE\t0\t1\tNONE\t0\t1\n";
   const auto error = [&](const std::string& entry, int hosts = 8) {
     return test::ScenarioErrorOf("name: e\ntopology: {type: star, hosts: " + std::to_string(hosts) +
                                  "}\ntraffic:\n  - {type: aicb_workload, " + entry + "}\n");
   };
-  EXPECT_NE(error("file: " + dir + "/w.txt")
+  EXPECT_NE(error("file: " + dir + "w.txt")
                 .find("w.txt:3: weight-gradient comm: unknown comm "
                       "type \"BAD\""),
             std::string::npos);
-  EXPECT_NE(error("file: " + dir + "/ok.txt", 4)
+  EXPECT_NE(error("file: " + dir + "ok.txt", 4)
                 .find("runs on 8 GPUs (all_gpus) but the topology "
                       "has 4 hosts"),
             std::string::npos);
-  EXPECT_NE(error("file: " + dir + "/ok.txt, ranks: [0, 1, 2]")
+  EXPECT_NE(error("file: " + dir + "ok.txt, ranks: [0, 1, 2]")
                 .find("3 ranks given, but the "
                       "workload runs on 8 GPUs"),
             std::string::npos);
-  EXPECT_NE(error("file: " + dir + "/tp3.txt")
+  EXPECT_NE(error("file: " + dir + "tp3.txt")
                 .find("8 ranks do not divide into tensor-parallel "
                       "groups of 3"),
             std::string::npos);
-  EXPECT_NE(error("file: " + dir + "/ok.txt, algorithm: hierarchical").find("hierarchical"),
+  EXPECT_NE(error("file: " + dir + "ok.txt, algorithm: hierarchical").find("hierarchical"),
             std::string::npos);
-  EXPECT_NE(error("file: " + dir + "/ok.txt, op: allreduce").find("op applies to type collective"),
+  EXPECT_NE(error("file: " + dir + "ok.txt, op: allreduce").find("op applies to type collective"),
             std::string::npos);
 }
 

@@ -15,6 +15,7 @@
 #include "scenario/scenario_reader.h"
 #include "sim/simulation.h"
 #include "stats/results_writer.h"
+#include "tests/sim_test_support.h"
 #include "workload/flow_size_cdf.h"
 #include "workload/generators.h"
 
@@ -477,8 +478,7 @@ TEST(WorkloadReader, ParsesEveryGeneratorField) {
 }
 
 TEST(WorkloadReader, UserCdfFileRelativeToScenario) {
-  const std::string dir = ::testing::TempDir() + "wl_cdf/";
-  std::filesystem::create_directories(dir);
+  const std::string dir = test::TestTempDir();
   std::ofstream(dir + "mine.txt") << "1000 0\n3000 100\n";
   const Scenario s = Parse(
       "topology: {type: star, hosts: 4}\n"
