@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <thread>
 
 #include "core/setup_progress.h"
 #include "topo/topology.h"
@@ -141,7 +142,9 @@ std::shared_ptr<const FabricLayout> LayoutFabric(const Scenario& scenario) {
   Routing::BuildProgress progress;
   if (SetupListened())
     progress = [](uint32_t done, uint32_t total) { ReportSetup("forwarding tables", done, total); };
-  l.routing.Build(l.adjacency, l.host_nodes, l.switch_index, EcmpSalt(scenario), progress);
+  // Every core of the machine searches (the tables do not depend on how many).
+  l.routing.Build(l.adjacency, l.host_nodes, l.switch_index, EcmpSalt(scenario), progress,
+                  std::max(1u, std::thread::hardware_concurrency()));
   l.fault_ports = ResolveFaultPorts(l, scenario);
   return layout;
 }

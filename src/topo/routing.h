@@ -34,10 +34,12 @@ class Routing {
   // host_nodes[0..H-1]. Throws std::runtime_error if a host is unreachable.
   // `progress`, when set, hears (edges done, edges) after each destination
   // edge's search: a 65,536-host fabric's tables take seconds to build.
+  // `threads` search the edges in parallel (each at least 256 edges; the
+  // tables are the same for any count).
   using BuildProgress = std::function<void(uint32_t done, uint32_t total)>;
   void Build(const std::vector<std::vector<std::pair<uint16_t, uint32_t>>>& adjacency,
              const std::vector<uint32_t>& host_nodes, const std::vector<int32_t>& switch_index,
-             uint64_t salt, const BuildProgress& progress = {});
+             uint64_t salt, const BuildProgress& progress = {}, uint32_t threads = 1);
 
   // The five-tuple key a QP's packets carry (computed once per QP and direction).
   static uint64_t FlowKey(uint32_t src, uint32_t dst, uint16_t sport);
@@ -91,6 +93,9 @@ class Routing {
     x ^= x >> 33;
     return x;
   }
+
+ public:
+  // What Build computes (public for the builder's helpers in routing.cpp).
   // 4 bytes: the table is the largest per-switch structure (k=32: 655 K entries).
   struct Entry {
     uint32_t offset : 24;  // into port_sets_ (distinct sets only: small)
@@ -112,6 +117,8 @@ class Routing {
     std::vector<uint16_t> port_sets;     // concatenated local port lists
     std::vector<uint64_t> salt;          // per switch
   };
+
+ private:
   std::shared_ptr<const Tables> tables_;
   // Tables' arrays, cached: a hop reads them without going through tables_.
   uint32_t num_groups_ = 0;
