@@ -840,7 +840,10 @@ TEST_F(DepsTest, CsvErrors) {
                 "receives");
   EXPECT_EQ(err("a,0,1,1KB,,\n# comment\n\nb,1,2,1KB,,\na,1,3,1KB,,\n"),
             p + ":6: id \"a\" is already used at " + dir_ + "e.csv:2");
-  EXPECT_EQ(err("a,0,1,0,,\n"), p + ":2: size: expected at least 1 byte, got \"0\"");
+  EXPECT_EQ(err("a,0,1,0,,\n"),
+            p + ":2: size: expected from 1 byte to 1099511627776 bytes, got \"0\"");
+  EXPECT_EQ(err("a,0,1,2TiB,,\n"),
+            p + ":2: size: expected from 1 byte to 1099511627776 bytes, got \"2TiB\"");
   EXPECT_NE(err("a,0,1,12XB,,\n").find(p + ":2: size: "), std::string::npos);
   EXPECT_NE(err("a,0,1,,,\n").find(p + ":2: size: "), std::string::npos);
   EXPECT_EQ(err("a,0,4,1KB,,\n"), p + ":2: dst: expected a host id from 0 to 3, got \"4\"");
@@ -895,7 +898,7 @@ TEST_F(DepsTest, JsonErrors) {
   EXPECT_EQ(err(R"({"flows": [{"id": "a", "src": 0, "dst": 9, "size": 10}]})"),
             p + ": flows[0]: dst: expected a host id from 0 to 3, got \"9\"");
   EXPECT_EQ(err(R"({"flows": [{"id": "a", "src": 0, "dst": 1, "size": 0}]})"),
-            p + ": flows[0]: size: expected at least 1 byte, got \"0\"");
+            p + ": flows[0]: size: expected from 1 byte to 1099511627776 bytes, got \"0\"");
   EXPECT_EQ(err(R"({"flows": [{"id": "a", "src": 0, "dst": 1}]})"),
             p + ": flows[0]: missing field \"size\"");
   EXPECT_EQ(err(R"({"flows": [{"id": "a", "src": 0, "dst": 1, "size": 1, "bytes": 1}]})"),

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "scenario/scenario_reader.h"
+#include "sim/simulation.h"
 #include "tests/sim_test_support.h"
 #include "topo/hpcc_topology_file.h"
 
@@ -193,6 +194,36 @@ TEST(ScenarioReader, YamlAsRunReproducesTheScenario) {
   EXPECT_EQ(again.sw.pfc.priorities, s.sw.pfc.priorities);
   EXPECT_EQ(again.traffic[2].senders, s.traffic[2].senders);
   EXPECT_EQ(again.monitors.end, s.monitors.end);
+}
+
+// A flow (or a collective's buffer) of more than 1 TiB is refused where it is
+// written (the fuzzer's INT64_MAX flow overflowed the packet count); a size
+// the MTU cuts into more packets than a QP numbers is refused at build.
+TEST(ScenarioReader, FlowSizesAreAtMostOneTebibyte) {
+  EXPECT_EQ(
+      ErrorOf("topology: {type: star, hosts: 4}\n"
+              "traffic: [{type: flows, flows: [{src: 0, dst: 1, size: 9223372036854775807}]}]\n"),
+      "x.yaml:2:56: traffic.0.flows.0.size: expected a size of at most 1099511627776 bytes, "
+      "got \"9223372036854775807\"");
+  EXPECT_EQ(ErrorOf("topology: {type: star, hosts: 4}\n"
+                    "traffic: [{type: incast, senders: [0, 1], receiver: 2, size: 2TiB}]\n"),
+            "x.yaml:2:62: traffic.0.size: expected a size of at most 1099511627776 bytes, got "
+            "\"2TiB\"");
+  const Scenario ok = Parse(
+      "topology: {type: star, hosts: 4}\n"
+      "traffic: [{type: flows, flows: [{src: 0, dst: 1, size: 1TiB}]}]\n");
+  EXPECT_EQ(ok.traffic[0].flows[0].size_bytes, int64_t{1} << 40);
+  const Scenario tiny_mtu = Parse(
+      "topology: {type: star, hosts: 4}\nhost: {mtu: 4}\n"
+      "traffic: [{type: flows, flows: [{src: 0, dst: 1, size: 1TiB}]}]\n");
+  try {
+    Simulation sim(tiny_mtu);
+    ADD_FAILURE() << "built";
+  } catch (const BuildError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "flow 0 (0 -> 1): 1099511627776 bytes are 274877906944 packets of "
+              "the 4-byte host.mtu, more than the 4294967295 a QP numbers");
+  }
 }
 
 TEST(ScenarioReader, Defaults) {

@@ -14,6 +14,11 @@
 
 namespace rocesim {
 
+// The largest flow (or collective buffer) any input may ask for: 1 TiB, 20 s
+// at 400 Gb/s. Far beyond any experiment, and small enough that a size plus
+// an MTU, or a size in bits, never overflows 64 bits.
+inline constexpr int64_t kMaxFlowBytes = int64_t{1} << 40;
+
 // Thrown by every parser below. what() says what was expected, with an example,
 // and what was found, e.g. `expected a time like "1us" or "2.5ms", got "abc"`.
 class UnitError : public std::runtime_error {

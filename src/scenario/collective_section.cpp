@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/units.h"
 #include "scenario/yaml_fields.h"
 #include "workload/collectives.h"
 
@@ -107,7 +108,7 @@ void Reader::ReadCollective(const Map& m, TrafficSpec& t) const {
     c.after_compute = TimeValue(*v, 0);
   }
   const Field size = Require(m, "size", " (the collective's buffer in bytes, e.g. 256MB)");
-  t.size_bytes = Size(size, 1);
+  t.size_bytes = Size(size, 1, kMaxFlowBytes);
   // Every message carries at least a byte: a tree halves a channel's data,
   // a ring cuts it into one segment per rank.
   const int64_t min_size = int64_t{2} * c.channels * n;

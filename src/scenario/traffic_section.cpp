@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/units.h"
 #include "scenario/yaml_fields.h"
 #include "workload/dependency_file.h"
 #include "workload/flow_size_cdf.h"
@@ -214,7 +215,7 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
         Fail(dst, fmt::format("expected a host other than src ({}), got \"{}\"", flow.src,
                               dst.node.Scalar()));
       }
-      flow.size_bytes = Size(Require(fm, "size"), 1);
+      flow.size_bytes = Size(Require(fm, "size"), 1, kMaxFlowBytes);
       if (auto v = fm.Get("start")) flow.start = TimeValue(*v, 0);
       if (auto v = fm.Get("priority")) flow.priority = IntField(*v, 0, kNumPriorities - 1);
       if (auto v = fm.Get("tag")) flow.tag = String(*v);
@@ -287,7 +288,7 @@ TrafficSpec Reader::ReadTraffic(const Field& f) const {
         Fail(senders, fmt::format("the receiver ({}) cannot also be a sender", t.receiver));
       }
     }
-    t.size_bytes = Size(Require(m, "size"), 1);
+    t.size_bytes = Size(Require(m, "size"), 1, kMaxFlowBytes);
     common("incast");
     // Periodic incasts: `count` rounds, one every `period` from `start`.
     const std::optional<Field> period = m.Get("period");

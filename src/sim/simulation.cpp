@@ -223,7 +223,15 @@ void Simulation::BuildFlows() {
     fl.data_key = Routing::FlowKey(fl.src, fl.dst, fl.sport);
     fl.reply_key = Routing::FlowKey(fl.dst, fl.src, fl.sport);
     const int64_t mtu = scenario_.host.mtu_bytes;
-    fl.packets = static_cast<uint32_t>((size + mtu - 1) / mtu);
+    // Every reader caps a size at kMaxFlowBytes; a tiny MTU can still make
+    // more packets than a QP's 32-bit sequence numbers count.
+    const int64_t packets = (size + mtu - 1) / mtu;
+    if (packets > int64_t{UINT32_MAX})
+      throw BuildError(
+          fmt::format("flow {} ({} -> {}): {} bytes are {} packets of the {}-byte host.mtu, "
+                      "more than the {} a QP numbers",
+                      fl.id, s.src, s.dst, size, packets, mtu, UINT32_MAX));
+    fl.packets = static_cast<uint32_t>(packets);
     fl.last_payload = static_cast<uint32_t>(size - int64_t{fl.packets - 1} * mtu);
     if (f.nvlink.SameServer(fl.src, fl.dst)) {
       fl.ideal_fct = f.nvlink.IdealTime(size);

@@ -76,11 +76,12 @@ int HostField(const std::string& where, std::string_view what, std::string_view 
 int64_t SizeField(const std::string& where, std::string_view text) {
   try {
     const int64_t v = ParseSize(text);
-    if (v >= 1) return v;
+    if (v >= 1 && v <= kMaxFlowBytes) return v;
   } catch (const UnitError& e) {
     Fail(where, fmt::format("size: {}", e.what()));
   }
-  Fail(where, fmt::format("size: expected at least 1 byte, got \"{}\"", text));
+  Fail(where,
+       fmt::format("size: expected from 1 byte to {} bytes, got \"{}\"", kMaxFlowBytes, text));
 }
 Time TimeField(const std::string& where, std::string_view what, std::string_view text) {
   try {

@@ -12,6 +12,7 @@
 
 #include "core/data_path.h"
 #include "core/text_fields.h"
+#include "core/units.h"
 
 namespace rocesim {
 
@@ -59,8 +60,9 @@ std::vector<CdfPoint> ParseCdf(std::string_view text, const std::string& name) {
       fail(fmt::format("expected `<size bytes> <cumulative percent>`, got {} fields", f.size()));
     }
     CdfPoint p;
-    if (!ParseDouble(f[0], p.size_bytes) || p.size_bytes < 0) {
-      fail(fmt::format("expected a size in bytes >= 0, got \"{}\"", f[0]));
+    if (!ParseDouble(f[0], p.size_bytes) || p.size_bytes < 0 ||
+        p.size_bytes > static_cast<double>(kMaxFlowBytes)) {
+      fail(fmt::format("expected a size in bytes from 0 to {}, got \"{}\"", kMaxFlowBytes, f[0]));
     }
     if (!ParseDouble(f[1], p.percent) || p.percent < 0 || p.percent > 100) {
       fail(fmt::format("expected a cumulative percent from 0 to 100, got \"{}\"", f[1]));

@@ -50,8 +50,9 @@ std::vector<FlowSpec> ParseHpccFlows(std::string_view text, const std::string& n
       fail(fmt::format("priority: expected 0-7, got \"{}\"", f[2]));
     if (!ParseInt64(f[3], port) || port < 0 || port > 65535)
       fail(fmt::format("dst port: expected 0-65535, got \"{}\"", f[3]));
-    if (!ParseInt64(f[4], size) || size <= 0)
-      fail(fmt::format("size: expected a positive number of bytes, got \"{}\"", f[4]));
+    if (!ParseInt64(f[4], size) || size <= 0 || size > kMaxFlowBytes)
+      fail(fmt::format("size: expected a number of bytes from 1 to {}, got \"{}\"", kMaxFlowBytes,
+                       f[4]));
     FlowSpec spec;
     spec.src = static_cast<int>(src);
     spec.dst = static_cast<int>(dst);

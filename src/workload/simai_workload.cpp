@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/text_fields.h"
+#include "core/units.h"
 
 namespace rocesim {
 
@@ -170,9 +171,9 @@ SimaiWorkload ParseSimaiWorkload(std::string_view text, const std::string& name)
     for (int k : {2, 4, 5, 7, 8, 10, 11}) {
       v[k] = Integer(name, line, kFields[k], f[k]);
       // Bounds that keep every time in picoseconds and every sum of bytes
-      // far from overflow: 1,000 s of compute, a petabyte per comm.
+      // far from overflow: 1,000 s of compute, kMaxFlowBytes (1 TiB) per comm.
       const bool bytes = k == 4 || k == 7 || k == 10;
-      const int64_t limit = bytes ? int64_t{1'000'000'000'000'000} : int64_t{1'000'000'000'000};
+      const int64_t limit = bytes ? kMaxFlowBytes : int64_t{1'000'000'000'000};
       if (v[k] > limit)
         Fail(name, line,
              fmt::format("{}: {} is more than {} {}", kFields[k], v[k], limit,
