@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <thread>
 
 #include "core/setup_progress.h"
@@ -59,6 +60,19 @@ std::vector<PortId> ResolveFaultPorts(const FabricLayout& l, const Scenario& sce
   }
   return out;
 }
+// How many threads search the forwarding tables (which do not depend on how
+// many): the machine's cores, shared by the MPI ranks started on it, each of
+// which builds its own copy (OpenMPI and MPICH say how many there are).
+uint32_t TableThreads() {
+  const uint32_t cores = std::max(1u, std::thread::hardware_concurrency());
+  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"})
+    if (const char* v = std::getenv(name)) {
+      const long ranks = std::strtol(v, nullptr, 10);
+      if (ranks > 1) return std::max<uint32_t>(1, cores / static_cast<uint32_t>(ranks));
+    }
+  return cores;
+}
+
 }  // namespace
 
 std::vector<PortId> FabricLayout::UncuttablePorts(const Scenario& scenario) const {
@@ -142,9 +156,8 @@ std::shared_ptr<const FabricLayout> LayoutFabric(const Scenario& scenario) {
   Routing::BuildProgress progress;
   if (SetupListened())
     progress = [](uint32_t done, uint32_t total) { ReportSetup("forwarding tables", done, total); };
-  // Every core of the machine searches (the tables do not depend on how many).
   l.routing.Build(l.adjacency, l.host_nodes, l.switch_index, EcmpSalt(scenario), progress,
-                  std::max(1u, std::thread::hardware_concurrency()));
+                  TableThreads());
   l.fault_ports = ResolveFaultPorts(l, scenario);
   return layout;
 }

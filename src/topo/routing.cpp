@@ -251,11 +251,17 @@ void Routing::Build(const std::vector<std::vector<std::pair<uint16_t, uint32_t>>
     ranges[w].end = static_cast<uint32_t>(uint64_t{num_groups} * (w + 1) / workers);
   }
   std::atomic<uint32_t> searched{0};
+  // Progress comes from this thread, counting every thread's searches.
+  uint32_t reported = 0;
+  const BuildProgress report = [&](uint32_t done, uint32_t total) {
+    reported = done;
+    progress(done, total);
+  };
   {
     std::vector<std::jthread> pool;
     for (uint32_t w = 1; w < workers; ++w)
       pool.emplace_back([&, w] { SearchGroups(graph, t, ranges[w], searched, nullptr); });
-    SearchGroups(graph, t, ranges[0], searched, progress ? &progress : nullptr);
+    SearchGroups(graph, t, ranges[0], searched, progress ? &report : nullptr);
   }
   // The first range that failed holds the first edge the serial build fails on.
   for (const GroupRange& r : ranges)
@@ -263,7 +269,7 @@ void Routing::Build(const std::vector<std::vector<std::pair<uint16_t, uint32_t>>
   t.port_sets = std::move(ranges[0].port_sets);
   if (workers > 1) {
     MergePortSets(t, ranges, static_cast<uint32_t>(num_switches));
-    if (progress) progress(num_groups, num_groups);
+    if (progress && reported < num_groups) progress(num_groups, num_groups);
   }
   tables_ = std::move(tables);
   num_groups_ = t.num_groups;
