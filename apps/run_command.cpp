@@ -157,7 +157,23 @@ int RunCommand(const RunOptions& o) {
       refused = std::current_exception();
     }
   }
-  if (ranks && ranks->BroadcastFromRankZero(refused ? 0 : 1) == 0 && !writer) return 2;
+  if (ranks && refused) {
+    // Said before the other ranks hear of it: they exit at once, and mpirun
+    // then ends this rank too, maybe before main would have printed why.
+    int status = 1;
+    try {
+      std::rethrow_exception(refused);
+    } catch (const ResultsDirError& e) {
+      fmt::print(stderr, "rocesim: error: {}\n", e.what());
+      status = 2;
+    } catch (const std::exception& e) {
+      fmt::print(stderr, "rocesim: error: {}\n", e.what());
+    }
+    std::fflush(stderr);
+    ranks->BroadcastFromRankZero(0);
+    return status;
+  }
+  if (ranks && ranks->BroadcastFromRankZero(refused ? 0 : 1) == 0) return 2;  // rank 0 refused
   if (refused) std::rethrow_exception(refused);
   const std::string staging = writer ? results->staging() : ResultsDir::StagingFor(out_dir);
 
