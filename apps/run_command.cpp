@@ -160,14 +160,12 @@ int RunCommand(const RunOptions& o) {
   if (ranks && refused) {
     // Said before the other ranks hear of it: they exit at once, and mpirun
     // then ends this rank too, maybe before main would have printed why.
-    int status = 1;
+    int status = 1;  // main's statuses: 2 for a refused directory, 1 otherwise
     try {
       std::rethrow_exception(refused);
-    } catch (const ResultsDirError& e) {
-      fmt::print(stderr, "rocesim: error: {}\n", e.what());
-      status = 2;
     } catch (const std::exception& e) {
       fmt::print(stderr, "rocesim: error: {}\n", e.what());
+      if (dynamic_cast<const ResultsDirError*>(&e)) status = 2;
     }
     std::fflush(stderr);
     ranks->BroadcastFromRankZero(0);

@@ -791,7 +791,7 @@ void Simulation::RunEvents(Time stop, const ProgressFn& progress) {
 #ifdef ROCESIM_CHECKS
 // A checks build (-DROCESIM_CHECKS=ON): the state invariants, and
 // conservation too in a serial run (a partition's frames cross to others
-// mid-run), checked after every event while the fabric is small and quiet.
+// mid-run), checked while the run runs.
 // A check visits every port's queues, every switch's buffer counts (a CIOQ
 // switch's ports x ports x priorities VOQs), every NIC and, twice, every
 // frame in the network; after a check of V visits the next comes
