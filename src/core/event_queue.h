@@ -26,10 +26,10 @@
 // spill), stably sorted by time (core/bucket_sort.h, which keys on the time
 // alone), and then one insertion pass orders each run of equal times by the
 // event's tail (OrderTies): runs are short and usually of length one, so the
-// pass is a compare per event. An event scheduled into the bucket being
-// drained goes into its canonical place among the pending ones. Only the
-// overflow heap stores a sequence number (SeqEvent), and ring events are 16
-// bytes.
+// pass is a compare per event. A bucket of at most 8 events (most of them)
+// skips both: each event's place is counted directly on (time, tail). An event scheduled into the
+// bucket being drained goes into its canonical place among the pending ones. Only the overflow heap
+// stores a sequence number (SeqEvent), and ring events are 16 bytes.
 //
 // The drain gathers the bucket back to front into a scratch array, then the
 // sort writes it into the end of `current_`; an event pushed into the
@@ -127,6 +127,8 @@ class EventQueue {
   static constexpr size_t kNearMask = kNearBuckets - 1;
   static constexpr size_t kNearCapacity = 32;
   static constexpr size_t kGatherStart = 128;  // grows on demand
+  // Buckets of at most this many events skip the rank sort (SmallSortCanonical).
+  static constexpr size_t kSmallBucket = 8;
   // Prepends the event (time, tail) to the node list at `head` (lists hold
   // newest first).
   [[gnu::always_inline]] void PushList(uint32_t& head, Time time, uint64_t tail) {
@@ -260,8 +262,34 @@ class EventQueue {
     }
     if (current_.size() < n) current_.resize(std::max(n, 2 * current_.size()));
     read_ = current_.size() - n;
-    SortBucketByTime<kBucketBits>(src, n, current_.data() + read_);
-    OrderTies(current_.data() + read_, n);
+    Event* dst = current_.data() + read_;
+    if (n <= kSmallBucket) {
+      SmallSortCanonical(src, n, dst);
+      return;
+    }
+    SortBucketByTime<kBucketBits>(src, n, dst);
+    OrderTies(dst, n);
+  }
+
+  // Writes src[0, n) to dst[0, n) in canonical order: each event's rank is
+  // the number of events that precede it, counted with branch-free 128-bit
+  // compares of (time, tail). For the few events of a sparse bucket (a
+  // partition of a parallel run drains about twice as many buckets per event
+  // as the serial run) this is cheaper than the rank sort's fixed cost of
+  // keys, ranks and a tie pass, and unlike an insertion sort it has no
+  // data-dependent branch to mispredict (bench/NOTES.md, fourteenth session). Equal keys are the
+  // same event; an earlier one counts as preceding, so the ranks are a permutation.
+  static void SmallSortCanonical(const Event* src, size_t n, Event* dst) {
+    std::array<unsigned __int128, kSmallBucket> key;
+    for (size_t i = 0; i < n; ++i)
+      key[i] =
+          static_cast<unsigned __int128>(static_cast<uint64_t>(src[i].time)) << 64 | TailOf(src[i]);
+    for (size_t i = 0; i < n; ++i) {
+      size_t rank = 0;
+      for (size_t j = 0; j < i; ++j) rank += key[j] <= key[i];
+      for (size_t j = i + 1; j < n; ++j) rank += key[j] < key[i];
+      dst[rank] = src[i];
+    }
   }
 
   // Orders each run of equal times in the time-sorted e[0, n) by the events'
