@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <set>
@@ -80,15 +81,28 @@ class MpiRankExchange final : public RankExchange {
   uint32_t Ranks() const override { return ranks_; }
   uint32_t Rank() const override { return rank_; }
 
-  // Two collectives a window: an all-gather of every rank's byte count per
-  // destination and its (next, finished, events), then, only when some rank
-  // has frames for another, the all-to-all of the frames themselves.
+  // One message a window from every rank to every other, point to point:
+  // a header (the sender's next event, flows finished, events counted, stop)
+  // and the frames for the receiver's partitions, each with its side data.
+  // Every rank posts its sends, then receives from each other rank in rank
+  // order (so the inboxes fill in the same order on every run) with a
+  // matched probe that gives the size; the buffers are kept between windows.
+  // One message latency a window, where an all-gather of the sizes followed
+  // by an all-to-all of the frames cost two (bench/NOTES.md, fourteenth
+  // session). MPI keeps the messages of one pair of ranks in order, and each
+  // window sends exactly one, so the k-th message from a rank is its k-th
+  // window's.
   void ExchangeWindow(const std::vector<std::unique_ptr<Simulation>>& replicas,
                       uint32_t first_partition, uint32_t base, Time& next, uint64_t& finished,
                       uint64_t& events, bool& stop) override {
     const auto threads = static_cast<uint32_t>(replicas.size());
     first_ = first_partition;
-    std::vector<std::vector<char>> out(ranks_);
+    const WindowHeader mine{next, finished, events, stop ? 1u : 0u};
+    out_.resize(ranks_);
+    for (uint32_t r = 0; r < ranks_; ++r) {
+      out_[r].clear();
+      if (r != rank_) Append(out_[r], mine);
+    }
     for (const auto& sim : replicas) {
       std::vector<CrossOutbox>& outbox = sim->fabric().outbox;
       const auto parts = static_cast<uint32_t>(outbox.size() / 2);
@@ -97,79 +111,68 @@ class MpiRankExchange final : public RankExchange {
         if (rank == rank_) continue;
         const CrossOutbox& box = outbox[base + d];
         for (const CrossFrame& c : box.frames) {
-          Append(out[rank], d);
-          Append(out[rank], c);
+          Append(out_[rank], d);
+          Append(out_[rank], c);
           if (c.side == CrossFrame::kNoSide) continue;
           Packet pkt;
           std::memcpy(&pkt, c.pkt.data(), sizeof pkt);
           if (pkt.type == PktType::kRcmNotify) {
-            Append(out[rank], box.notes[c.side]);
+            Append(out_[rank], box.notes[c.side]);
           } else {
-            Append(out[rank], box.int_stacks[c.side]);
+            Append(out_[rank], box.int_stacks[c.side]);
           }
         }
         outbox[base + d].Clear();
       }
     }
-    // Per rank: next, finished, events, stop, then its byte count for each rank.
-    const size_t row = 4 + ranks_;
-    std::vector<int64_t> mine(row), all(row * ranks_);
-    mine[0] = next;
-    mine[1] = static_cast<int64_t>(finished);
-    mine[2] = static_cast<int64_t>(events);
-    mine[3] = stop ? 1 : 0;
-    for (uint32_t r = 0; r < ranks_; ++r) mine[4 + r] = static_cast<int64_t>(out[r].size());
-    MPI_Allgather(mine.data(), static_cast<int>(row), MPI_INT64_T, all.data(),
-                  static_cast<int>(row), MPI_INT64_T, MPI_COMM_WORLD);
-    next = kTimeMax;
-    finished = events = 0;
-    stop = false;
-    bool any_frames = false;
-    std::vector<int> send_counts(ranks_), recv_counts(ranks_), send_displs(ranks_),
-        recv_displs(ranks_);
+    sends_.clear();
     for (uint32_t r = 0; r < ranks_; ++r) {
-      const int64_t* theirs = &all[r * row];
-      next = std::min(next, theirs[0]);
-      finished += static_cast<uint64_t>(theirs[1]);
-      events += static_cast<uint64_t>(theirs[2]);
-      stop |= theirs[3] != 0;
-      for (uint32_t d = 0; d < ranks_; ++d) any_frames |= theirs[4 + d] > 0;
-      recv_counts[r] = static_cast<int>(theirs[4 + rank_]);
-      send_counts[r] = static_cast<int>(out[r].size());
+      if (r == rank_) continue;
+      if (out_[r].size() > static_cast<size_t>(INT_MAX))
+        throw std::runtime_error(fmt::format(
+            "rank {}: {} bytes of frames for rank {} in one window; MPI sends at most {}", rank_,
+            out_[r].size(), r, INT_MAX));
+      MPI_Request& req = sends_.emplace_back();
+      MPI_Isend(out_[r].data(), static_cast<int>(out_[r].size()), MPI_CHAR, static_cast<int>(r),
+                kWindowTag, MPI_COMM_WORLD, &req);
     }
     inbox_.resize(threads);
     for (auto& in : inbox_) in.Clear();
-    if (!any_frames) return;
-    std::vector<char> send;
-    int total = 0;
     for (uint32_t r = 0; r < ranks_; ++r) {
-      send_displs[r] = static_cast<int>(send.size());
-      send.insert(send.end(), out[r].begin(), out[r].end());
-      recv_displs[r] = total;
-      total += recv_counts[r];
-    }
-    std::vector<char> recv(static_cast<size_t>(total));
-    MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), MPI_CHAR, recv.data(),
-                  recv_counts.data(), recv_displs.data(), MPI_CHAR, MPI_COMM_WORLD);
-    const char* at = recv.data();
-    const char* end = at + recv.size();
-    while (at < end) {
-      const auto d = Read<uint32_t>(at);
-      CrossOutbox& in = inbox_[d - first_];
-      CrossFrame c = Read<CrossFrame>(at);
-      if (c.side != CrossFrame::kNoSide) {
-        Packet pkt;
-        std::memcpy(&pkt, c.pkt.data(), sizeof pkt);
-        if (pkt.type == PktType::kRcmNotify) {
-          c.side = static_cast<uint32_t>(in.notes.size());
-          in.notes.push_back(Read<RcmNotification>(at));
-        } else {
-          c.side = static_cast<uint32_t>(in.int_stacks.size());
-          in.int_stacks.push_back(Read<IntStack>(at));
+      if (r == rank_) continue;
+      MPI_Message message;
+      MPI_Status status;
+      MPI_Mprobe(static_cast<int>(r), kWindowTag, MPI_COMM_WORLD, &message, &status);
+      int bytes = 0;
+      MPI_Get_count(&status, MPI_CHAR, &bytes);
+      recv_.resize(static_cast<size_t>(bytes));
+      MPI_Mrecv(recv_.data(), bytes, MPI_CHAR, &message, MPI_STATUS_IGNORE);
+      const char* at = recv_.data();
+      const char* end = at + recv_.size();
+      const auto theirs = Read<WindowHeader>(at);
+      next = std::min(next, theirs.next);
+      finished += theirs.finished;
+      events += theirs.events;
+      stop |= theirs.stop != 0;
+      while (at < end) {
+        const auto d = Read<uint32_t>(at);
+        CrossOutbox& in = inbox_[d - first_];
+        CrossFrame c = Read<CrossFrame>(at);
+        if (c.side != CrossFrame::kNoSide) {
+          Packet pkt;
+          std::memcpy(&pkt, c.pkt.data(), sizeof pkt);
+          if (pkt.type == PktType::kRcmNotify) {
+            c.side = static_cast<uint32_t>(in.notes.size());
+            in.notes.push_back(Read<RcmNotification>(at));
+          } else {
+            c.side = static_cast<uint32_t>(in.int_stacks.size());
+            in.int_stacks.push_back(Read<IntStack>(at));
+          }
         }
+        in.frames.push_back(c);
       }
-      in.frames.push_back(c);
     }
+    MPI_Waitall(static_cast<int>(sends_.size()), sends_.data(), MPI_STATUSES_IGNORE);
   }
 
   const CrossOutbox& Inbox(uint32_t part) const override {
@@ -346,8 +349,19 @@ class MpiRankExchange final : public RankExchange {
   }
 
  private:
+  // What a rank tells every other after each window (ExchangeWindow).
+  struct WindowHeader {
+    Time next;
+    uint64_t finished;
+    uint64_t events;
+    uint64_t stop;
+  };
+  static constexpr int kWindowTag = 1;
   uint32_t rank_ = 0, ranks_ = 1, first_ = 0;
   std::vector<CrossOutbox> inbox_;
+  std::vector<std::vector<char>> out_;  // per destination rank: this window's message
+  std::vector<char> recv_;              // the message being read
+  std::vector<MPI_Request> sends_;
   std::set<std::string> names_;  // ops log event names received from other ranks
 };
 #endif
