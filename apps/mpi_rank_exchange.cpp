@@ -40,6 +40,21 @@ void Append(std::vector<char>& buf, const T& v) {
   buf.resize(at + sizeof(T));
   std::memcpy(buf.data() + at, &v, sizeof(T));
 }
+// The elements of `v`, as bytes, in one copy.
+template <typename T>
+void AppendAll(std::vector<char>& buf, const std::vector<T>& v) {
+  const size_t at = buf.size();
+  buf.resize(at + v.size() * sizeof(T));
+  if (!v.empty()) std::memcpy(buf.data() + at, v.data(), v.size() * sizeof(T));
+}
+// Appends `n` elements read from `at` to `v`, in one copy.
+template <typename T>
+void ReadAll(const char*& at, size_t n, std::vector<T>& v) {
+  const size_t old = v.size();
+  v.resize(old + n);
+  if (n > 0) std::memcpy(static_cast<void*>(v.data() + old), at, n * sizeof(T));
+  at += n * sizeof(T);
+}
 template <typename T>
 T Read(const char*& at) {
   T v;
@@ -83,15 +98,16 @@ class MpiRankExchange final : public RankExchange {
 
   // One message a window from every rank to every other, point to point:
   // a header (the sender's next event, flows finished, events counted, stop)
-  // and the frames for the receiver's partitions, each with its side data.
-  // Every rank posts its sends, then receives from each other rank in rank
-  // order (so the inboxes fill in the same order on every run) with a
-  // matched probe that gives the size; the buffers are kept between windows.
-  // One message latency a window, where an all-gather of the sizes followed
-  // by an all-to-all of the frames cost two (bench/NOTES.md, fourteenth
-  // session). MPI keeps the messages of one pair of ranks in order, and each
-  // window sends exactly one, so the k-th message from a rank is its k-th
-  // window's.
+  // and then, per local partition with frames for a partition of the
+  // receiver, a segment: that outbox's frames, INT stacks and RCM
+  // notifications, each copied whole. Every rank posts its sends, then
+  // receives from each other rank in rank order (so the inboxes fill in the
+  // same order on every run) with a matched probe that gives the size; the
+  // buffers are kept between windows. One message latency a window, and a
+  // bulk copy per outbox, where an all-gather of the sizes, an all-to-all and
+  // a copy per frame cost more (bench/NOTES.md, fourteenth session). MPI
+  // keeps the messages of one pair of ranks in order, and each window sends
+  // exactly one, so the k-th message from a rank is its k-th window's.
   void ExchangeWindow(const std::vector<std::unique_ptr<Simulation>>& replicas,
                       uint32_t first_partition, uint32_t base, Time& next, uint64_t& finished,
                       uint64_t& events, bool& stop) override {
@@ -108,21 +124,16 @@ class MpiRankExchange final : public RankExchange {
       const auto parts = static_cast<uint32_t>(outbox.size() / 2);
       for (uint32_t d = 0; d < parts; ++d) {
         const uint32_t rank = d / threads;
-        if (rank == rank_) continue;
-        const CrossOutbox& box = outbox[base + d];
-        for (const CrossFrame& c : box.frames) {
-          Append(out_[rank], d);
-          Append(out_[rank], c);
-          if (c.side == CrossFrame::kNoSide) continue;
-          Packet pkt;
-          std::memcpy(&pkt, c.pkt.data(), sizeof pkt);
-          if (pkt.type == PktType::kRcmNotify) {
-            Append(out_[rank], box.notes[c.side]);
-          } else {
-            Append(out_[rank], box.int_stacks[c.side]);
-          }
-        }
-        outbox[base + d].Clear();
+        CrossOutbox& box = outbox[base + d];
+        if (rank == rank_ || box.frames.empty()) continue;
+        std::vector<char>& out = out_[rank];
+        Append(out, SegmentHeader{d, static_cast<uint32_t>(box.frames.size()),
+                                  static_cast<uint32_t>(box.int_stacks.size()),
+                                  static_cast<uint32_t>(box.notes.size())});
+        AppendAll(out, box.frames);
+        AppendAll(out, box.int_stacks);
+        AppendAll(out, box.notes);
+        box.Clear();
       }
     }
     sends_.clear();
@@ -154,25 +165,32 @@ class MpiRankExchange final : public RankExchange {
       finished += theirs.finished;
       events += theirs.events;
       stop |= theirs.stop != 0;
-      while (at < end) {
-        const auto d = Read<uint32_t>(at);
-        CrossOutbox& in = inbox_[d - first_];
-        CrossFrame c = Read<CrossFrame>(at);
-        if (c.side != CrossFrame::kNoSide) {
-          Packet pkt;
-          std::memcpy(&pkt, c.pkt.data(), sizeof pkt);
-          if (pkt.type == PktType::kRcmNotify) {
-            c.side = static_cast<uint32_t>(in.notes.size());
-            in.notes.push_back(Read<RcmNotification>(at));
-          } else {
-            c.side = static_cast<uint32_t>(in.int_stacks.size());
-            in.int_stacks.push_back(Read<IntStack>(at));
-          }
-        }
-        in.frames.push_back(c);
-      }
+      while (at < end) TakeSegment(at);
     }
     MPI_Waitall(static_cast<int>(sends_.size()), sends_.data(), MPI_STATUSES_IGNORE);
+  }
+
+  // Appends one segment of a window's message (ExchangeWindow) to its
+  // partition's inbox. Segments from several partitions of the sending rank
+  // can share an inbox: their frames' side indices move past the side data
+  // already there.
+  void TakeSegment(const char*& at) {
+    const auto seg = Read<SegmentHeader>(at);
+    CrossOutbox& in = inbox_[seg.part - first_];
+    const size_t first_frame = in.frames.size();
+    const auto int_base = static_cast<uint32_t>(in.int_stacks.size());
+    const auto note_base = static_cast<uint32_t>(in.notes.size());
+    ReadAll(at, seg.frames, in.frames);
+    ReadAll(at, seg.int_stacks, in.int_stacks);
+    ReadAll(at, seg.notes, in.notes);
+    if (int_base == 0 && note_base == 0) return;
+    for (size_t i = first_frame; i < in.frames.size(); ++i) {
+      CrossFrame& c = in.frames[i];
+      if (c.side == CrossFrame::kNoSide) continue;
+      Packet pkt;
+      std::memcpy(&pkt, c.pkt.data(), sizeof pkt);
+      c.side += pkt.type == PktType::kRcmNotify ? note_base : int_base;
+    }
   }
 
   const CrossOutbox& Inbox(uint32_t part) const override {
@@ -355,6 +373,13 @@ class MpiRankExchange final : public RankExchange {
     uint64_t finished;
     uint64_t events;
     uint64_t stop;
+  };
+  // Where one outbox's contents start in a window's message.
+  struct SegmentHeader {
+    uint32_t part;  // the receiving partition
+    uint32_t frames;
+    uint32_t int_stacks;
+    uint32_t notes;
   };
   static constexpr int kWindowTag = 1;
   uint32_t rank_ = 0, ranks_ = 1, first_ = 0;

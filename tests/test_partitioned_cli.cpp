@@ -141,6 +141,27 @@ monitors: {interval: 20us}
   EXPECT_GT(Summary("serial")["ecn_marks"].get<int>(), 0);
 }
 
+// HPCC: every data frame and ACK carries an INT stack beside it, which crosses
+// partitions and ranks with the frame. With 2 ranks x 2 threads, two local
+// partitions' frames share a remote partition's inbox, their stacks
+// renumbered as they are appended.
+TEST_F(PartitionedCli, HpccIntStacksCrossThreadsAndRanks) {
+  const std::string sc = Write("hpcc.yaml", R"(
+name: hpcc-cross
+duration: 1ms
+topology: {type: fat_tree, k: 4}
+host: {cc: hpcc}
+traffic:
+  - {type: permutation, size: 200KB}
+  - {type: incast, senders: [4, 8, 12], receiver: 1, size: 300KB, start: 20us}
+)");
+  ExpectPartitionedEqualsSerial(sc);
+  EXPECT_EQ(Summary("serial")["flows"]["completed"].get<int>(), 19);
+  if (!HaveMpirun()) return;
+  RunInto("mpi_threads", sc, "--threads 2", Mpirun(2));
+  ExpectSameResults("serial", "mpi_threads");
+}
+
 // The flooding deadlock: a cycle across partitions, found and reported the same way.
 TEST_F(PartitionedCli, FloodingDeadlockReportsTheSameCycle) {
   ExpectPartitionedEqualsSerial(ExamplePath("deadlock-flooding.yaml"));
