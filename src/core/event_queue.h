@@ -277,8 +277,9 @@ class EventQueue {
   // partition of a parallel run drains about twice as many buckets per event
   // as the serial run) this is cheaper than the rank sort's fixed cost of
   // keys, ranks and a tie pass, and unlike an insertion sort it has no
-  // data-dependent branch to mispredict (bench/NOTES.md, fourteenth session). Equal keys are the
-  // same event; an earlier one counts as preceding, so the ranks are a permutation.
+  // data-dependent branch to mispredict (bench/NOTES.md, fourteenth
+  // session). Equal keys are the same event; an earlier one counts as
+  // preceding, so the ranks are a permutation.
   static void SmallSortCanonical(const Event* src, size_t n, Event* dst) {
     std::array<unsigned __int128, kSmallBucket> key;
     for (size_t i = 0; i < n; ++i)
