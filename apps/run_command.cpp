@@ -171,7 +171,8 @@ int RunCommand(const RunOptions& o) {
     ranks->BroadcastFromRankZero(0);
     return status;
   }
-  if (ranks && ranks->BroadcastFromRankZero(refused ? 0 : 1) == 0) return 2;  // rank 0 refused
+  // Rank 0 took the directory (it returned above if not); the others wait to hear.
+  if (ranks && ranks->BroadcastFromRankZero(1) == 0) return 2;  // rank 0 refused
   if (refused) std::rethrow_exception(refused);
   const std::string staging = writer ? results->staging() : ResultsDir::StagingFor(out_dir);
 

@@ -27,9 +27,10 @@
 // alone), and then one insertion pass orders each run of equal times by the
 // event's tail (OrderTies): runs are short and usually of length one, so the
 // pass is a compare per event. A bucket of at most 8 events (most of them)
-// skips both: each event's place is counted directly on (time, tail). An event scheduled into the
-// bucket being drained goes into its canonical place among the pending ones. Only the overflow heap
-// stores a sequence number (SeqEvent), and ring events are 16 bytes.
+// skips both: each event's place is counted directly on (time, tail). An
+// event scheduled into the bucket being drained goes into its canonical place
+// among the pending ones. Only the overflow heap stores a sequence number
+// (SeqEvent), and ring events are 16 bytes.
 //
 // The drain gathers the bucket back to front into a scratch array, then the
 // sort writes it into the end of `current_`; an event pushed into the
