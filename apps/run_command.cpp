@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
-#include <thread>
 
 #include "apps/commands.h"
 #include "apps/mpi_rank_exchange.h"
@@ -15,6 +14,7 @@
 #include "apps/setup_line.h"
 #include "apps/stop_signals.h"
 #include "core/results_dir.h"
+#include "core/usable_cores.h"
 #include "scenario/scenario_reader.h"
 #include "scenario/scenario_warnings.h"
 #include "sim/partitioned_run.h"
@@ -195,11 +195,11 @@ int RunCommand(const RunOptions& o) {
     progress.Clear();
     return Finish(sim, stats, *results, out_dir, quiet, warnings.size());
   }
-  if (!quiet && o.threads > std::thread::hardware_concurrency())
+  if (!quiet && o.threads > UsableCores())
     fmt::print(stderr,
                "rocesim: note: {} threads on {} cores: the partitions wait for each other at "
                "every window, so a run with more threads than cores is slower, not faster\n",
-               o.threads, std::thread::hardware_concurrency());
+               o.threads, UsableCores());
   PartitionedRun run(scenario, o.threads, ranks.get());
   setup.reset();
   run.EnableMonitors(staging);

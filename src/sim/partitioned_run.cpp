@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <thread>
 
+#include "core/usable_cores.h"
 #include "sim/rank_exchange.h"
 #include "sim/run_clock.h"
 #include "sim/spin_barrier.h"
@@ -22,7 +23,7 @@ namespace rocesim {
 // window (in two slots, by window parity, for the reason the outboxes
 // alternate) and what the job agreed on.
 struct PartitionedRun::Shared {
-  explicit Shared(uint32_t n) : sync(n) {
+  explicit Shared(uint32_t n) : sync(n, SpinBarrier::ForCores(n, UsableCores())) {
     for (Slot& s : slots) {
       s.next.resize(n);
       s.finished.resize(n);

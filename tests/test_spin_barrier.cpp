@@ -1,0 +1,105 @@
+// Tests of the partitioned run's barrier (sim/spin_barrier.h): no thread
+// leaves a round before every thread has arrived, whether the waiters are
+// still spinning or already asleep when the last one comes (a lost wake-up
+// would hang the waiters: a watchdog fails the test after 60 s); the
+// spin budget follows the threads-to-cores count; and UsableCores
+// (core/usable_cores.h) follows the thread's affinity mask.
+#include <gtest/gtest.h>
+#include <pthread.h>
+#include <sched.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+#include <vector>
+
+#include "core/usable_cores.h"
+#include "sim/spin_barrier.h"
+
+namespace rocesim {
+namespace {
+
+// `threads` threads meet `rounds` times; before each meeting every thread
+// counts itself into the round's tally, and after it each checks the tally
+// is complete. A slow thread (every 7th round, thread 0 sleeps a little)
+// makes the others outlast a short spin budget and sleep.
+void RunRounds(uint32_t threads, std::chrono::nanoseconds budget, uint32_t rounds) {
+  SpinBarrier barrier(threads, budget);
+  std::vector<std::atomic<uint32_t>> tally(rounds);
+  std::atomic<uint32_t> early{0};
+  std::vector<std::thread> pool;
+  for (uint32_t t = 0; t < threads; ++t)
+    pool.emplace_back([&, t] {
+      for (uint32_t r = 0; r < rounds; ++r) {
+        if (t == 0 && r % 7 == 0) std::this_thread::sleep_for(std::chrono::microseconds(60));
+        tally[r].fetch_add(1, std::memory_order_relaxed);
+        barrier.Wait();
+        if (tally[r].load(std::memory_order_relaxed) != threads) early.fetch_add(1);
+      }
+    });
+  // A lost wake-up hangs the waiters: fail at once rather than at ctest's
+  // timeout (the hung threads cannot be joined, so the process ends here).
+  std::atomic<bool> done{false};
+  std::thread watchdog([&] {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (!done.load() && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (!done.load()) {
+      std::fprintf(stderr, "SpinBarrier: %u threads still waiting after 60 s (a lost wake-up)\n",
+                   threads);
+      std::_Exit(1);
+    }
+  });
+  for (std::thread& th : pool) th.join();
+  done = true;
+  watchdog.join();
+  EXPECT_EQ(early.load(), 0u);
+  for (uint32_t r = 0; r < rounds; ++r) EXPECT_EQ(tally[r].load(), threads) << "round " << r;
+}
+
+TEST(SpinBarrier, NobodyLeavesBeforeAllArriveWhileSpinning) {
+  RunRounds(2, std::chrono::milliseconds(1), 2000);
+}
+
+TEST(SpinBarrier, NobodyLeavesBeforeAllArriveWhenWaitersSleep) {
+  // A zero budget: every waiter goes to sleep at its first clock read.
+  RunRounds(3, std::chrono::nanoseconds(0), 2000);
+}
+
+TEST(SpinBarrier, MoreThreadsThanCoresStillMeet) {
+  RunRounds(8, SpinBarrier::ForCores(8, 2), 500);
+}
+
+TEST(SpinBarrier, BudgetFollowsThreadsPerCore) {
+  EXPECT_EQ(SpinBarrier::ForCores(2, 2), std::chrono::milliseconds(1));
+  EXPECT_EQ(SpinBarrier::ForCores(1, 16), std::chrono::milliseconds(1));
+  EXPECT_EQ(SpinBarrier::ForCores(3, 2), std::chrono::microseconds(20));
+  EXPECT_EQ(SpinBarrier::ForCores(2, 1), std::chrono::microseconds(20));
+}
+
+TEST(UsableCores, FollowsTheAffinityMask) {
+  const uint32_t all = UsableCores();
+  EXPECT_GE(all, 1u);
+  uint32_t pinned = 0;
+  std::thread probe([&] {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    cpu_set_t mine;
+    ASSERT_EQ(sched_getaffinity(0, sizeof(mine), &mine), 0);
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &mine)) {
+        CPU_SET(c, &one);
+        break;
+      }
+    ASSERT_EQ(pthread_setaffinity_np(pthread_self(), sizeof(one), &one), 0);
+    pinned = UsableCores();
+  });
+  probe.join();
+  EXPECT_EQ(pinned, 1u);
+}
+
+}  // namespace
+}  // namespace rocesim
