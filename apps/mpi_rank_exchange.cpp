@@ -11,6 +11,7 @@
 #include <string>
 #include <type_traits>
 
+#include "sim/mpi_launch_env.h"
 #include "sim/partition.h"
 #include "sim/simulation.h"
 
@@ -85,7 +86,10 @@ class MpiRankExchange final : public RankExchange {
   MpiRankExchange() {
     int initialised = 0;
     MPI_Initialized(&initialised);
-    if (!initialised) MPI_Init(nullptr, nullptr);
+    if (!initialised) {
+      PreferSharedMemoryPml();
+      MPI_Init(nullptr, nullptr);
+    }
     int r = 0, n = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &r);
     MPI_Comm_size(MPI_COMM_WORLD, &n);

@@ -22,6 +22,7 @@
 #include "apps/commands.h"
 #include "apps/mpi_rank_exchange.h"
 #include "core/dir_lock.h"
+#include "sim/mpi_launch_env.h"
 #include "sweep/sweep_results.h"
 #include "sweep/sweep_runner.h"
 #include "sweep/sweep_spec.h"
@@ -42,6 +43,7 @@ class Ranks {
   explicit Ranks(bool mpi) {
     if (!mpi) return;
 #ifdef ROCESIM_HAVE_MPI
+    PreferSharedMemoryPml();
     MPI_Init(nullptr, nullptr);
     active_ = true;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);

@@ -1,0 +1,24 @@
+// What an MPI job's launch environment says before MPI starts, and the one
+// choice rocesim makes from it (apps/mpi_rank_exchange.cpp, the sweep's
+// --mpi). OpenMPI's launcher exports OMPI_COMM_WORLD_SIZE (ranks in the job)
+// and OMPI_COMM_WORLD_LOCAL_SIZE (ranks on this machine) to every rank.
+// When they are equal, every message stays on one machine, where OpenMPI's
+// ob1 messaging layer moves it through shared memory (its vader transport);
+// left to choose, OpenMPI first brings up UCX, whose device probing costs
+// about 0.2 s of every rank's start (k8, 2 ranks: 3.18-3.35 s a run with
+// ob1 against 3.51-3.65 s; bench/NOTES.md, fifteenth session). Across
+// machines, or when the user has chosen a layer (OMPI_MCA_pml), nothing
+// changes.
+#pragma once
+
+namespace rocesim {
+
+// The OMPI_MCA_pml value to set, or null to leave the choice to OpenMPI.
+// Arguments are the environment variables' values (null when unset).
+const char* SingleMachinePml(const char* world_size, const char* local_size, const char* user_pml);
+
+// Sets OMPI_MCA_pml from this process's environment as SingleMachinePml
+// says; call before MPI_Init.
+void PreferSharedMemoryPml();
+
+}  // namespace rocesim
