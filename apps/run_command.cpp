@@ -195,11 +195,15 @@ int RunCommand(const RunOptions& o) {
     progress.Clear();
     return Finish(sim, stats, *results, out_dir, quiet, warnings.size());
   }
-  if (!quiet && o.threads > UsableCores())
+  if (const uint32_t cores = UsableCores(); !quiet && o.threads > cores)
     fmt::print(stderr,
-               "rocesim: note: {} threads on {} cores: the partitions wait for each other at "
-               "every window, so a run with more threads than cores is slower, not faster\n",
-               o.threads, UsableCores());
+               "rocesim: note: {} threads on {} core{} (this process's affinity mask{}): the "
+               "partitions wait for each other at every window, so a run with more threads than "
+               "cores is slower, not faster\n",
+               o.threads, cores, cores == 1 ? "" : "s",
+               ranks
+                   ? "; under mpirun give each rank its cores: --bind-to none or --map-by slot:PE=T"
+                   : "");
   PartitionedRun run(scenario, o.threads, ranks.get());
   setup.reset();
   run.EnableMonitors(staging);

@@ -62,6 +62,19 @@ TEST_F(PartitionedCli, QuickstartIsTheSameOnThreadsAndRanks) {
   EXPECT_EQ(Summary("threads")["flows"]["completed"], 16);
 }
 
+// More threads than the cores the affinity mask allows: the run says so,
+// its waiting threads sleep instead of holding the one core (the barrier,
+// sim/spin_barrier.h), and the results are still the serial run's.
+TEST_F(PartitionedCli, MoreThreadsThanCoresSaysSoAndStillMatches) {
+  if (std::system("command -v taskset >/dev/null 2>&1") != 0) GTEST_SKIP() << "no taskset";
+  RunInto("serial", ExamplePath("dcqcn-incast.yaml"), "");
+  const std::string out = RunInto("pinned", ExamplePath("dcqcn-incast.yaml"), "--threads 3",
+                                  "taskset -c 0 ", /*quiet=*/false);
+  EXPECT_NE(out.find("note: 3 threads on 1 core (this process's affinity mask)"), std::string::npos)
+      << out;
+  EXPECT_GE(ExpectSameResults("serial", "pinned").size(), 6u);
+}
+
 // Ranks and threads together: 2 ranks x 2 threads, four partitions, with monitors.
 TEST_F(PartitionedCli, RanksTimesThreadsIsTheSame) {
   if (!HaveMpirun()) GTEST_SKIP() << "no mpirun (scripts/install-deps.sh installs OpenMPI)";
