@@ -240,6 +240,11 @@ class MpiRankExchange final : public RankExchange {
     return out;
   }
 
+  [[noreturn]] void AbortJob(int status) override {
+    MPI_Abort(MPI_COMM_WORLD, status);
+    std::_Exit(status);  // MPI_Abort does not return; if it did, this rank still ends
+  }
+
   int BroadcastFromRankZero(int value) override {
     MPI_Bcast(&value, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return value;

@@ -124,6 +124,22 @@ int Finish(const Simulation& sim, const RunStats& stats, ResultsDir& results,
   return StoppedExitStatus();
 }
 
+// Runs the partitions. A rank of an MPI job that fails mid-run says why and
+// ends the whole job: the other ranks would wait for its next window forever
+// (and MPI_Finalize, on the way out, for them).
+RunStats RunOrEndJob(PartitionedRun& run, const Simulation::ProgressFn& update,
+                     RankExchange* ranks) {
+  if (ranks == nullptr) return run.Run(update);
+  try {
+    return run.Run(update);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "rocesim: error: rank {}: {}\n", ranks->Rank(), e.what());
+    std::fflush(stderr);
+    ranks->AbortJob(1);
+    throw;  // not reached: AbortJob ends the process
+  }
+}
+
 }  // namespace
 
 int RunCommand(const RunOptions& o) {
@@ -213,7 +229,7 @@ int RunCommand(const RunOptions& o) {
                run.partitioning().Describe(run.result().quantum()), ranks ? ranks->Ranks() : 1,
                ranks && ranks->Ranks() > 1 ? "s" : "", o.threads, o.threads > 1 ? "s" : "");
   StopSignalsAtWindows();
-  const RunStats stats = run.Run(update);
+  const RunStats stats = RunOrEndJob(run, update, ranks.get());
   progress.Clear();
   if (!o.quiet)
     fmt::print(stderr, "rocesim: {}{}\n", ranks ? fmt::format("rank {}: ", ranks->Rank()) : "",

@@ -2,8 +2,8 @@
 // leaves a round before every thread has arrived, whether the waiters are
 // still spinning or already asleep when the last one comes (a lost wake-up
 // would hang the waiters: a watchdog fails the test after 60 s); the
-// spin budget follows the threads-to-cores count; and UsableCores
-// (core/usable_cores.h) follows the thread's affinity mask.
+// spin budget follows the threads-to-cores count; Abort stops every waiter;
+// and UsableCores (core/usable_cores.h) follows the thread's affinity mask.
 #include <gtest/gtest.h>
 #include <pthread.h>
 #include <sched.h>
@@ -71,6 +71,29 @@ TEST(SpinBarrier, NobodyLeavesBeforeAllArriveWhenWaitersSleep) {
 
 TEST(SpinBarrier, MoreThreadsThanCoresStillMeet) {
   RunRounds(8, SpinBarrier::ForCores(8, 2), 500);
+}
+
+// Abort wakes the waiters, spinning or asleep, with Aborted, and every
+// later Wait throws it too.
+TEST(SpinBarrier, AbortStopsEveryWaiter) {
+  for (const auto budget : {std::chrono::nanoseconds(0), std::chrono::nanoseconds(1'000'000)}) {
+    SpinBarrier barrier(3, budget);
+    std::atomic<uint32_t> aborted{0};
+    std::vector<std::thread> waiters;
+    for (int i = 0; i < 2; ++i)
+      waiters.emplace_back([&] {
+        try {
+          barrier.Wait();
+        } catch (const SpinBarrier::Aborted&) {
+          aborted.fetch_add(1);
+        }
+      });
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    barrier.Abort();
+    for (std::thread& w : waiters) w.join();
+    EXPECT_EQ(aborted.load(), 2u) << "budget " << budget.count() << " ns";
+    EXPECT_THROW(barrier.Wait(), SpinBarrier::Aborted);
+  }
 }
 
 TEST(SpinBarrier, BudgetFollowsThreadsPerCore) {

@@ -104,6 +104,25 @@ PartitionedRun::PartitionedRun(const Scenario& scenario, uint32_t threads, RankE
 
 PartitionedRun::~PartitionedRun() = default;
 
+namespace {
+// Rethrows the first of `errors` that is not a partition stopped because
+// another failed (else the first such stop, else nothing).
+void RethrowFirstFailure(const std::vector<std::exception_ptr>& errors) {
+  std::exception_ptr stopped;
+  for (const std::exception_ptr& e : errors) {
+    if (!e) continue;
+    try {
+      std::rethrow_exception(e);
+    } catch (const SpinBarrier::Aborted&) {
+      if (!stopped) stopped = e;
+    } catch (...) {
+      throw;
+    }
+  }
+  if (stopped) std::rethrow_exception(stopped);
+}
+}  // namespace
+
 // One partition's thread. Window w (from 1):
 //   take in the frames other partitions sent to this one in window w - 1
 //     (outbox set (w - 1) & 1) and decide, from what every partition
@@ -255,18 +274,21 @@ RunStats PartitionedRun::Run(const Simulation::ProgressFn& progress) {
   RunClock clock;
   std::vector<std::thread> workers;
   std::vector<std::exception_ptr> errors(threads_);
-  for (uint32_t t = 1; t < threads_; ++t)
-    workers.emplace_back([&, t] {
-      try {
-        RunPartition(t, nullptr);
-      } catch (...) {
-        errors[t] = std::current_exception();
-      }
-    });
-  RunPartition(0, progress);
+  // A partition that throws stops the others at their next barrier
+  // (SpinBarrier::Abort) rather than leaving them waiting for it; the run
+  // then rethrows the first failure that is not such a stop.
+  auto run_partition = [&](uint32_t t, const Simulation::ProgressFn& p) {
+    try {
+      RunPartition(t, p);
+    } catch (...) {
+      errors[t] = std::current_exception();
+      shared_->sync.Abort();
+    }
+  };
+  for (uint32_t t = 1; t < threads_; ++t) workers.emplace_back(run_partition, t, nullptr);
+  run_partition(0, progress);
   for (std::thread& w : workers) w.join();
-  for (const std::exception_ptr& e : errors)
-    if (e) std::rethrow_exception(e);
+  RethrowFirstFailure(errors);
   for (const auto& replica : replicas_) replica->FinishMonitors();
   Merge(stats);  // collective under MPI: every rank has flushed its files past it
   // Invariants: each replica's own state; the totals where they are the

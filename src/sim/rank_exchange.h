@@ -47,6 +47,9 @@ class RankExchange {
   virtual void MergeInto(Simulation& merged, const Partitioning& partitioning,
                          uint32_t first_partition, uint32_t threads, uint64_t& events, Time& end,
                          uint64_t& in_network, uint64_t& in_network_payload) = 0;
+  // Ends every rank of the job with `status`: after this rank failed in the
+  // middle of the run, when the others would wait for its windows forever.
+  [[noreturn]] virtual void AbortJob(int status) = 0;
 };
 
 }  // namespace rocesim

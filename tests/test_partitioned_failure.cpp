@@ -1,0 +1,45 @@
+// A partitioned run whose partition fails mid-run (an exception in its
+// thread) ends with that exception: the other partitions, waiting at the
+// window barrier, are stopped (SpinBarrier::Abort) instead of waiting for it
+// forever, and no thread is left running when the run returns.
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+#include "scenario/scenario_reader.h"
+#include "sim/partitioned_run.h"
+
+namespace rocesim {
+namespace {
+
+constexpr const char* kIncast = R"(
+duration: 2ms
+topology: {type: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 4}
+host: {cc: none}
+traffic:
+  - {type: incast, senders: "1-7", receiver: 0, size: 8MB}
+)";
+
+// The progress callback runs on partition 0's thread between windows; one
+// that throws is that partition failing while the other waits for it.
+TEST(PartitionedFailure, APartitionThatThrowsEndsTheRunWithItsError) {
+  const Scenario sc = ParseScenarioText(kIncast, "t.yaml", "", {}, std::nullopt);
+  for (uint32_t threads : {2u, 3u}) {
+    PartitionedRun run(sc, threads);
+    int calls = 0;
+    try {
+      run.Run([&](const RunProgress&) {
+        if (++calls == 1) throw std::runtime_error("progress failed");
+      });
+      ADD_FAILURE() << threads << " threads: the run returned normally";
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()), "progress failed") << threads << " threads";
+    }
+    EXPECT_EQ(calls, 1);
+  }
+}
+
+}  // namespace
+}  // namespace rocesim
