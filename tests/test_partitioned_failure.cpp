@@ -10,22 +10,15 @@
 
 #include "scenario/scenario_reader.h"
 #include "sim/partitioned_run.h"
+#include "tests/sim_test_support.h"
 
 namespace rocesim {
 namespace {
 
-constexpr const char* kIncast = R"(
-duration: 2ms
-topology: {type: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 4}
-host: {cc: none}
-traffic:
-  - {type: incast, senders: "1-7", receiver: 0, size: 8MB}
-)";
-
 // The progress callback runs on partition 0's thread between windows; one
 // that throws is that partition failing while the other waits for it.
 TEST(PartitionedFailure, APartitionThatThrowsEndsTheRunWithItsError) {
-  const Scenario sc = ParseScenarioText(kIncast, "t.yaml", "", {}, std::nullopt);
+  const Scenario sc = LoadScenario(test::ExamplePath("dcqcn-incast.yaml"), {}, std::nullopt);
   for (uint32_t threads : {2u, 3u}) {
     PartitionedRun run(sc, threads);
     int calls = 0;
