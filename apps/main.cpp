@@ -129,7 +129,8 @@ int main(int argc, char** argv) {
   sweep->add_option("sweep", sweep_opts.file, "Sweep YAML file (docs/sweep.md)")->required();
   sweep
       ->add_option("-j,--jobs", sweep_opts.jobs,
-                   "Worker processes at once (default: cores; 1 per rank with --mpi)")
+                   "Worker processes at once (default: usable cores / --threads; 1 per rank with "
+                   "--mpi)")
       ->check(CLI::PositiveNumber);
   sweep->add_option("-o,--output", sweep_opts.out_dir,
                     "Sweep directory (default: output: or results/SWEEP_NAME)");

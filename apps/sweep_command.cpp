@@ -16,12 +16,12 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "apps/commands.h"
 #include "apps/mpi_rank_exchange.h"
 #include "core/dir_lock.h"
+#include "core/usable_cores.h"
 #include "sim/mpi_launch_env.h"
 #include "sweep/sweep_results.h"
 #include "sweep/sweep_runner.h"
@@ -174,8 +174,7 @@ int Sweep(const SweepOptions& o, const Ranks& ranks) {
   sweep::RunnerOptions ro;
   ro.exe = sweep::SelfExecutable();
   ro.out_dir = out;
-  ro.jobs = o.jobs.value_or(
-      o.mpi ? 1 : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  ro.jobs = o.jobs.value_or(o.mpi ? 1 : sweep::DefaultWorkers(UsableCores(), o.threads));
   ro.threads = o.threads;
   ro.rank = ranks.rank();
   ro.ranks = ranks.size();

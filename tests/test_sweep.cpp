@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "sweep/sweep_results.h"
+#include "sweep/sweep_runner.h"
 #include "sweep/sweep_spec.h"
 #include "tests/cli_test_support.h"
 #include "tests/sim_test_support.h"
@@ -628,6 +629,18 @@ grid:
   const std::string page = ReadFile(dir_ + "out/compare/compare.html");
   EXPECT_NE(page.find("\u00b1"), std::string::npos);  // mean ± interval cells
   EXPECT_TRUE(fs::exists(dir_ + "out/compare/sweep_out.png"));
+}
+
+// Without -j, the workers times each point's threads fill the usable
+// cores without outnumbering them (at least one worker).
+TEST(SweepWorkers, DefaultFillsTheCoresWithoutOversubscribing) {
+  EXPECT_EQ(DefaultWorkers(8, 1), 8);
+  EXPECT_EQ(DefaultWorkers(8, 2), 4);
+  EXPECT_EQ(DefaultWorkers(8, 3), 2);
+  EXPECT_EQ(DefaultWorkers(2, 2), 1);
+  EXPECT_EQ(DefaultWorkers(2, 4), 1);
+  EXPECT_EQ(DefaultWorkers(1, 1), 1);
+  EXPECT_EQ(DefaultWorkers(16, 0), 16);  // a count below 1 counts as 1
 }
 
 }  // namespace

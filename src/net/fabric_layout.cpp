@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "core/setup_progress.h"
+#include "core/usable_cores.h"
 #include "topo/topology.h"
 
 namespace rocesim {
@@ -61,10 +62,13 @@ std::vector<PortId> ResolveFaultPorts(const FabricLayout& l, const Scenario& sce
   return out;
 }
 // How many threads search the forwarding tables (which do not depend on how
-// many): the machine's cores, shared by the MPI ranks started on it, each of
-// which builds its own copy (OpenMPI and MPICH say how many there are).
+// many): the cores this process's affinity mask allows when it is narrower
+// than the machine (taskset, a rank bound by mpirun); else the machine's
+// cores, shared by the MPI ranks started on it, each of which builds its own
+// copy (OpenMPI and MPICH say how many there are).
 uint32_t TableThreads() {
   const uint32_t cores = std::max(1u, std::thread::hardware_concurrency());
+  if (const uint32_t usable = UsableCores(); usable < cores) return usable;
   for (const char* name : {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS"})
     if (const char* v = std::getenv(name)) {
       const long ranks = std::strtol(v, nullptr, 10);

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -210,6 +211,11 @@ class Pool {
 };
 
 }  // namespace
+
+int DefaultWorkers(uint32_t cores, int threads_per_point) {
+  const uint32_t per_point = threads_per_point > 1 ? static_cast<uint32_t>(threads_per_point) : 1;
+  return static_cast<int>(std::max(1u, cores / per_point));
+}
 
 std::string SelfExecutable() {
   std::error_code ec;

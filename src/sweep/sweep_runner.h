@@ -11,6 +11,7 @@
 // process runs the points whose index % ranks == rank (apps/sweep_command.cpp).
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,12 @@ struct RunnerOptions {
   int ranks = 1;
   std::string log_prefix;  // put before every progress line ("rank 1: " under MPI)
 };
+
+// Workers when -j is not given: one per `threads_per_point` of the `cores`
+// this process may use (core/usable_cores.h), at least one, so that workers
+// times threads do not outnumber the cores (each point's partitions wait
+// for each other at every window: sharing a core slows them all).
+int DefaultWorkers(uint32_t cores, int threads_per_point);
 
 // The path of the running executable (/proc/self/exe).
 std::string SelfExecutable();
