@@ -1,7 +1,8 @@
-// The MPI side of a partitioned run (sim/rank_exchange.h): frames between
-// ranks with MPI_Alltoallv, the per-window agreement (next event, flows
-// finished, events, stop requested) with MPI_Allgather, and
-// the merge of flows, port and fabric counters onto rank 0 after the run.
+// The MPI side of a partitioned run (sim/rank_exchange.h): one point-to-point
+// message per pair of ranks per window, carrying the per-window agreement
+// (next event, flows finished, events, stop requested) and the frames that
+// crossed; the merge of flows and fabric counters onto rank 0 after the run;
+// and ending the whole job when one rank fails mid-run.
 #pragma once
 
 #include <memory>

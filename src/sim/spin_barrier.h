@@ -13,7 +13,7 @@
 // thread spins up to 1 ms and sleeps only when something else holds the
 // cores; with more threads than cores a spinning thread holds the core that
 // the thread it waits for needs, so it sleeps after 20 us (k8, 4 threads on
-// 2 cores: 3.6 s against 8.6 s when it spun and yielded).
+// 2 cores: 3.7 s against 8.5 s when it spun and yielded).
 //
 // A partition that fails (an exception in its thread) calls Abort: every
 // thread waiting, and every later Wait, throws Aborted, so the others stop
