@@ -11,6 +11,7 @@
 #include <string>
 #include <type_traits>
 
+#include "apps/mpi_node_window.h"
 #include "sim/mpi_launch_env.h"
 #include "sim/partition.h"
 #include "sim/simulation.h"
@@ -41,20 +42,17 @@ void Append(std::vector<char>& buf, const T& v) {
   buf.resize(at + sizeof(T));
   std::memcpy(buf.data() + at, &v, sizeof(T));
 }
+// Writes `v` at `at` (room for it checked by the caller) and moves past it.
+template <typename T>
+void Put(char*& at, const T& v) {
+  std::memcpy(at, &v, sizeof(T));
+  at += sizeof(T);
+}
 // The elements of `v`, as bytes, in one copy.
 template <typename T>
-void AppendAll(std::vector<char>& buf, const std::vector<T>& v) {
-  const size_t at = buf.size();
-  buf.resize(at + v.size() * sizeof(T));
-  if (!v.empty()) std::memcpy(buf.data() + at, v.data(), v.size() * sizeof(T));
-}
-// Appends `n` elements read from `at` to `v`, in one copy.
-template <typename T>
-void ReadAll(const char*& at, size_t n, std::vector<T>& v) {
-  const size_t old = v.size();
-  v.resize(old + n);
-  if (n > 0) std::memcpy(static_cast<void*>(v.data() + old), at, n * sizeof(T));
-  at += n * sizeof(T);
+void PutAll(char*& at, const std::vector<T>& v) {
+  if (!v.empty()) std::memcpy(at, v.data(), v.size() * sizeof(T));
+  at += v.size() * sizeof(T);
 }
 template <typename T>
 T Read(const char*& at) {
@@ -82,8 +80,24 @@ std::vector<char> GatherBytes(const std::vector<char>& mine, int ranks, int rank
 }
 
 class MpiRankExchange final : public RankExchange {
+  // What a rank tells every other after each window (ExchangeWindow).
+  struct WindowHeader {
+    Time next;
+    uint64_t finished;
+    uint64_t events;
+    uint64_t stop;
+  };
+  // Where one outbox's contents start in a window's message.
+  struct SegmentHeader {
+    uint32_t part;  // the receiving partition
+    uint32_t frames;
+    uint32_t int_stacks;
+    uint32_t notes;
+  };
+
  public:
-  MpiRankExchange() {
+  explicit MpiRankExchange(uint32_t threads) {
+    const NodeWindow::Settings settings = NodeWindow::FromEnvironment();
     int initialised = 0;
     MPI_Initialized(&initialised);
     if (!initialised) {
@@ -95,112 +109,217 @@ class MpiRankExchange final : public RankExchange {
     MPI_Comm_size(MPI_COMM_WORLD, &n);
     rank_ = static_cast<uint32_t>(r);
     ranks_ = static_cast<uint32_t>(n);
+    node_ = NodeWindow::IfEveryRankIsHere(settings, threads);
   }
-  ~MpiRankExchange() override { MPI_Finalize(); }
+  ~MpiRankExchange() override {
+    node_.reset();  // its window is freed collectively, before MPI ends
+    MPI_Finalize();
+  }
   uint32_t Ranks() const override { return ranks_; }
   uint32_t Rank() const override { return rank_; }
 
-  // One message a window from every rank to every other, point to point:
-  // a header (the sender's next event, flows finished, events counted, stop)
-  // and then, per local partition with frames for a partition of the
-  // receiver, a segment: that outbox's frames, INT stacks and RCM
-  // notifications, each copied whole. Every rank posts its sends, then
-  // receives from each other rank in rank order (so the inboxes fill in the
-  // same order on every run) with a matched probe that gives the size; the
-  // buffers are kept between windows. One message latency a window, and a
-  // bulk copy per outbox, where an all-gather of the sizes, an all-to-all and
-  // a copy per frame cost more (bench/NOTES.md, fourteenth session). MPI
-  // keeps the messages of one pair of ranks in order, and each window sends
-  // exactly one, so the k-th message from a rank is its k-th window's.
+  // After each window every rank tells every other one message: a header
+  // (its next event, flows finished, events counted, stop) and then, per
+  // local partition with frames for a partition of another rank, a segment:
+  // that outbox's frames, INT stacks and RCM notifications, each copied
+  // whole. Readers take the segments for their own partitions, in place,
+  // from the senders in rank order (so the inboxes list them in the same
+  // order on every run).
+  //
+  // When every rank runs on this machine the message goes through shared
+  // memory (apps/mpi_node_window.h): written once into the rank's slot for
+  // this window's parity, one barrier, then read in place by the others;
+  // a message too long for its slot goes by MPI message, and the slot says
+  // so. Otherwise each pair of ranks exchanges one point-to-point message a
+  // window, holding only the receiver's segments: every rank posts its
+  // sends, then receives from each other rank in rank order with a matched
+  // probe that gives the size. MPI keeps the messages of one pair of ranks
+  // in order, and each window sends exactly one, so the k-th message from a
+  // rank is its k-th window's. Either way one message latency a window and
+  // one bulk copy per outbox, where an all-gather of the sizes, an
+  // all-to-all and a copy per frame cost more (bench/NOTES.md, fourteenth
+  // session); shared memory also saves MPI's own copy, its rendezvous for
+  // long messages and its progress engine (sixteenth session: fat320 with
+  // 2 ranks 6.07-6.13 s against 6.23-6.31 s by message).
   void ExchangeWindow(const std::vector<std::unique_ptr<Simulation>>& replicas,
                       uint32_t first_partition, uint32_t base, Time& next, uint64_t& finished,
                       uint64_t& events, bool& stop) override {
     const auto threads = static_cast<uint32_t>(replicas.size());
+    const auto parity = static_cast<uint32_t>(windows_++ & 1);
     first_ = first_partition;
+    threads_ = threads;
     const WindowHeader mine{next, finished, events, stop ? 1u : 0u};
-    out_.resize(ranks_);
-    for (uint32_t r = 0; r < ranks_; ++r) {
-      out_[r].clear();
-      if (r != rank_) Append(out_[r], mine);
+    inbox_.resize(threads);
+    for (auto& in : inbox_) in.clear();
+    recv_.resize(ranks_);
+    sends_.clear();
+    if (node_) {
+      auto others = [&](uint32_t rank) { return rank != rank_; };
+      const size_t bytes = MessageBytes(replicas, base, others);
+      NodeWindow::SlotHeader& slot = node_->Header(rank_, parity);
+      slot.bytes = bytes;
+      slot.by_message = bytes > node_->Capacity() ? 1 : 0;
+      if (slot.by_message) {
+        ++by_message_;
+        out_.resize(1);
+        out_[0].resize(bytes);
+        WriteMessage(out_[0].data(), mine, replicas, base, others);
+        for (uint32_t r = 0; r < ranks_; ++r)
+          if (r != rank_) Send(out_[0], r);
+      } else {
+        WriteMessage(node_->Payload(rank_, parity), mine, replicas, base, others);
+      }
+      node_->Barrier();
+      for (uint32_t r = 0; r < ranks_; ++r) {
+        if (r == rank_) continue;
+        const NodeWindow::SlotHeader& theirs = node_->Header(r, parity);
+        if (theirs.by_message) {
+          Receive(r);
+          TakeMessage(recv_[r].data(), recv_[r].size(), next, finished, events, stop);
+        } else {
+          TakeMessage(node_->Payload(r, parity), theirs.bytes, next, finished, events, stop);
+        }
+      }
+    } else {
+      out_.resize(ranks_);
+      for (uint32_t r = 0; r < ranks_; ++r) {
+        if (r == rank_) continue;
+        auto only_r = [r](uint32_t rank) { return rank == r; };
+        out_[r].resize(MessageBytes(replicas, base, only_r));
+        WriteMessage(out_[r].data(), mine, replicas, base, only_r);
+        Send(out_[r], r);
+      }
+      for (uint32_t r = 0; r < ranks_; ++r) {
+        if (r == rank_) continue;
+        Receive(r);
+        TakeMessage(recv_[r].data(), recv_[r].size(), next, finished, events, stop);
+      }
     }
+    // Every outbox for another rank is in a message now.
     for (const auto& sim : replicas) {
       std::vector<CrossOutbox>& outbox = sim->fabric().outbox;
       const auto parts = static_cast<uint32_t>(outbox.size() / 2);
-      for (uint32_t d = 0; d < parts; ++d) {
-        const uint32_t rank = d / threads;
-        CrossOutbox& box = outbox[base + d];
-        if (rank == rank_ || box.frames.empty()) continue;
-        std::vector<char>& out = out_[rank];
-        Append(out, SegmentHeader{d, static_cast<uint32_t>(box.frames.size()),
-                                  static_cast<uint32_t>(box.int_stacks.size()),
-                                  static_cast<uint32_t>(box.notes.size())});
-        AppendAll(out, box.frames);
-        AppendAll(out, box.int_stacks);
-        AppendAll(out, box.notes);
-        box.Clear();
-      }
-    }
-    sends_.clear();
-    for (uint32_t r = 0; r < ranks_; ++r) {
-      if (r == rank_) continue;
-      if (out_[r].size() > static_cast<size_t>(INT_MAX))
-        throw std::runtime_error(fmt::format(
-            "rank {}: {} bytes of frames for rank {} in one window; MPI sends at most {}", rank_,
-            out_[r].size(), r, INT_MAX));
-      MPI_Request& req = sends_.emplace_back();
-      MPI_Isend(out_[r].data(), static_cast<int>(out_[r].size()), MPI_CHAR, static_cast<int>(r),
-                kWindowTag, MPI_COMM_WORLD, &req);
-    }
-    inbox_.resize(threads);
-    for (auto& in : inbox_) in.Clear();
-    for (uint32_t r = 0; r < ranks_; ++r) {
-      if (r == rank_) continue;
-      MPI_Message message;
-      MPI_Status status;
-      MPI_Mprobe(static_cast<int>(r), kWindowTag, MPI_COMM_WORLD, &message, &status);
-      int bytes = 0;
-      MPI_Get_count(&status, MPI_CHAR, &bytes);
-      recv_.resize(static_cast<size_t>(bytes));
-      MPI_Mrecv(recv_.data(), bytes, MPI_CHAR, &message, MPI_STATUS_IGNORE);
-      const char* at = recv_.data();
-      const char* end = at + recv_.size();
-      const auto theirs = Read<WindowHeader>(at);
-      next = std::min(next, theirs.next);
-      finished += theirs.finished;
-      events += theirs.events;
-      stop |= theirs.stop != 0;
-      while (at < end) TakeSegment(at);
+      for (uint32_t d = 0; d < parts; ++d)
+        if (d / threads != rank_) outbox[base + d].Clear();
     }
     MPI_Waitall(static_cast<int>(sends_.size()), sends_.data(), MPI_STATUSES_IGNORE);
   }
 
-  // Appends one segment of a window's message (ExchangeWindow) to its
-  // partition's inbox. Segments from several partitions of the sending rank
-  // can share an inbox: their frames' side indices move past the side data
-  // already there.
-  void TakeSegment(const char*& at) {
-    const auto seg = Read<SegmentHeader>(at);
-    CrossOutbox& in = inbox_[seg.part - first_];
-    const size_t first_frame = in.frames.size();
-    const auto int_base = static_cast<uint32_t>(in.int_stacks.size());
-    const auto note_base = static_cast<uint32_t>(in.notes.size());
-    ReadAll(at, seg.frames, in.frames);
-    ReadAll(at, seg.int_stacks, in.int_stacks);
-    ReadAll(at, seg.notes, in.notes);
-    if (int_base == 0 && note_base == 0) return;
-    for (size_t i = first_frame; i < in.frames.size(); ++i) {
-      CrossFrame& c = in.frames[i];
-      if (c.side == CrossFrame::kNoSide) continue;
-      Packet pkt;
-      std::memcpy(&pkt, c.pkt.data(), sizeof pkt);
-      c.side += pkt.type == PktType::kRcmNotify ? note_base : int_base;
+  // The bytes of this window's message holding the segments for the ranks
+  // `to` accepts (ExchangeWindow).
+  template <typename To>
+  size_t MessageBytes(const std::vector<std::unique_ptr<Simulation>>& replicas, uint32_t base,
+                      const To& to) const {
+    size_t bytes = sizeof(WindowHeader);
+    ForEachOutbox(replicas, base, to, [&](uint32_t, const CrossOutbox& box) {
+      bytes += sizeof(SegmentHeader) +
+               SegmentBytes(box.frames.size(), box.int_stacks.size(), box.notes.size());
+    });
+    return bytes;
+  }
+  // Writes that message (MessageBytes long) at `at`.
+  template <typename To>
+  void WriteMessage(char* at, const WindowHeader& header,
+                    const std::vector<std::unique_ptr<Simulation>>& replicas, uint32_t base,
+                    const To& to) const {
+    Put(at, header);
+    ForEachOutbox(replicas, base, to, [&](uint32_t d, const CrossOutbox& box) {
+      Put(at, SegmentHeader{d, static_cast<uint32_t>(box.frames.size()),
+                            static_cast<uint32_t>(box.int_stacks.size()),
+                            static_cast<uint32_t>(box.notes.size())});
+      PutAll(at, box.frames);
+      PadTo8(at);
+      PutAll(at, box.int_stacks);
+      PadTo8(at);
+      PutAll(at, box.notes);
+      PadTo8(at);
+    });
+  }
+  // Calls fn(partition, outbox) for each non-empty outbox, in the set at
+  // `base`, of a local partition for a partition of a rank `to` accepts, in
+  // the order of the local partitions, then of the receiving ones.
+  template <typename To, typename Fn>
+  void ForEachOutbox(const std::vector<std::unique_ptr<Simulation>>& replicas, uint32_t base,
+                     const To& to, const Fn& fn) const {
+    for (const auto& sim : replicas) {
+      const std::vector<CrossOutbox>& outbox = sim->fabric().outbox;
+      const auto parts = static_cast<uint32_t>(outbox.size() / 2);
+      for (uint32_t d = 0; d < parts; ++d)
+        if (const CrossOutbox& box = outbox[base + d]; to(d / threads_) && !box.frames.empty())
+          fn(d, box);
     }
   }
+  // A segment's arrays, each padded to 8 bytes so that the next one, and
+  // the next segment, can be read in place (TakeMessage).
+  static size_t SegmentBytes(size_t frames, size_t int_stacks, size_t notes) {
+    return Padded8(frames * sizeof(CrossFrame)) + Padded8(int_stacks * sizeof(IntStack)) +
+           Padded8(notes * sizeof(RcmNotification));
+  }
+  static size_t Padded8(size_t bytes) { return (bytes + 7) & ~size_t{7}; }
+  static void PadTo8(char*& at) {
+    while (reinterpret_cast<uintptr_t>(at) % 8 != 0) *at++ = 0;
+  }
 
-  const CrossOutbox& Inbox(uint32_t part) const override {
-    static const CrossOutbox kNone;
+  void Send(const std::vector<char>& message, uint32_t to) {
+    if (message.size() > static_cast<size_t>(INT_MAX))
+      throw std::runtime_error(
+          fmt::format("rank {}: {} bytes of frames for rank {} in one window; MPI sends at most {}",
+                      rank_, message.size(), to, INT_MAX));
+    MPI_Request& req = sends_.emplace_back();
+    MPI_Isend(message.data(), static_cast<int>(message.size()), MPI_CHAR, static_cast<int>(to),
+              kWindowTag, MPI_COMM_WORLD, &req);
+  }
+  // The next window message from rank `from`, into recv_[from].
+  void Receive(uint32_t from) {
+    MPI_Message message;
+    MPI_Status status;
+    MPI_Mprobe(static_cast<int>(from), kWindowTag, MPI_COMM_WORLD, &message, &status);
+    int bytes = 0;
+    MPI_Get_count(&status, MPI_CHAR, &bytes);
+    std::vector<char>& into = recv_[from];
+    into.resize(static_cast<size_t>(bytes));
+    MPI_Mrecv(into.data(), bytes, MPI_CHAR, &message, MPI_STATUS_IGNORE);
+  }
+
+  // Folds one rank's window message into the job's agreement, and gives
+  // this rank's partitions views of their segments, in place (the message
+  // stays put until the next exchange: a received one in recv_, a shared
+  // slot until its writer's window after next, which waits for this rank at
+  // the next barrier). Segments for other ranks' partitions are skipped: a
+  // shared-memory message holds every rank's.
+  void TakeMessage(const char* at, size_t bytes, Time& next, uint64_t& finished, uint64_t& events,
+                   bool& stop) {
+    const char* end = at + bytes;
+    const auto theirs = Read<WindowHeader>(at);
+    next = std::min(next, theirs.next);
+    finished += theirs.finished;
+    events += theirs.events;
+    stop |= theirs.stop != 0;
+    while (at < end) {
+      const auto seg = Read<SegmentHeader>(at);
+      if (seg.part - first_ >= threads_) {
+        at += SegmentBytes(seg.frames, seg.int_stacks, seg.notes);
+        continue;
+      }
+      CrossFramesView& view = inbox_[seg.part - first_].emplace_back();
+      view.frames = InPlace<CrossFrame>(at, seg.frames);
+      view.int_stacks = InPlace<IntStack>(at, seg.int_stacks);
+      view.notes = InPlace<RcmNotification>(at, seg.notes);
+    }
+  }
+  // `n` elements of T at `at` (8-byte aligned: SegmentBytes), and moves past them.
+  template <typename T>
+  static std::span<const T> InPlace(const char*& at, size_t n) {
+    static_assert(alignof(T) <= 8 && std::is_trivially_copyable_v<T>);
+    const std::span<const T> view(reinterpret_cast<const T*>(at), n);
+    at += Padded8(n * sizeof(T));
+    return view;
+  }
+
+  std::span<const CrossFramesView> Inbox(uint32_t part) const override {
     const uint32_t i = part - first_;
-    return i < inbox_.size() ? inbox_[i] : kNone;
+    if (i >= inbox_.size()) return {};
+    return inbox_[i];
   }
 
   std::vector<DeadlockSample> AllDeadlockSamples(const std::vector<DeadlockSample>& mine) override {
@@ -243,6 +362,18 @@ class MpiRankExchange final : public RankExchange {
   [[noreturn]] void AbortJob(int status) override {
     MPI_Abort(MPI_COMM_WORLD, status);
     std::_Exit(status);  // MPI_Abort does not return; if it did, this rank still ends
+  }
+
+  std::string Describe() const override {
+    if (!node_) return "windows exchanged by MPI message";
+    const size_t slot = node_->Capacity();
+    std::string s = fmt::format("windows exchanged through shared memory ({} slots)",
+                                slot % (1 << 20) == 0   ? fmt::format("{} MiB", slot >> 20)
+                                : slot % (1 << 10) == 0 ? fmt::format("{} KiB", slot >> 10)
+                                                        : fmt::format("{} bytes", slot));
+    if (by_message_ > 0)
+      s += fmt::format(", {} of them by MPI message: too long for the slot", by_message_);
+    return s;
   }
 
   int BroadcastFromRankZero(int value) override {
@@ -376,25 +507,15 @@ class MpiRankExchange final : public RankExchange {
   }
 
  private:
-  // What a rank tells every other after each window (ExchangeWindow).
-  struct WindowHeader {
-    Time next;
-    uint64_t finished;
-    uint64_t events;
-    uint64_t stop;
-  };
-  // Where one outbox's contents start in a window's message.
-  struct SegmentHeader {
-    uint32_t part;  // the receiving partition
-    uint32_t frames;
-    uint32_t int_stacks;
-    uint32_t notes;
-  };
   static constexpr int kWindowTag = 1;
-  uint32_t rank_ = 0, ranks_ = 1, first_ = 0;
-  std::vector<CrossOutbox> inbox_;
-  std::vector<std::vector<char>> out_;  // per destination rank: this window's message
-  std::vector<char> recv_;              // the message being read
+  uint32_t rank_ = 0, ranks_ = 1, first_ = 0, threads_ = 1;
+  uint64_t windows_ = 0;              // exchanges so far (the parity of the shared slots)
+  uint64_t by_message_ = 0;           // ... of which this rank's went by message: too long
+  std::unique_ptr<NodeWindow> node_;  // when every rank is on this machine
+  std::vector<std::vector<CrossFramesView>> inbox_;  // per local partition: the last window's
+  std::vector<std::vector<char>>
+      out_;  // per destination rank (or one for all): this window's message
+  std::vector<std::vector<char>> recv_;  // per sending rank: its last message, when received
   std::vector<MPI_Request> sends_;
   std::set<std::string> names_;  // ops log event names received from other ranks
 };
@@ -402,10 +523,10 @@ class MpiRankExchange final : public RankExchange {
 
 }  // namespace
 
-std::unique_ptr<RankExchange> MakeMpiRankExchange() {
+std::unique_ptr<RankExchange> MakeMpiRankExchange(uint32_t threads) {
   if (LauncherRanks() <= 1) return nullptr;
 #ifdef ROCESIM_HAVE_MPI
-  return std::make_unique<MpiRankExchange>();
+  return std::make_unique<MpiRankExchange>(threads);
 #else
   throw std::runtime_error(
       "running under an MPI launcher, but this rocesim was built without MPI; install "

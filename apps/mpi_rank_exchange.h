@@ -1,10 +1,12 @@
-// The MPI side of a partitioned run (sim/rank_exchange.h): one point-to-point
-// message per pair of ranks per window, carrying the per-window agreement
-// (next event, flows finished, events, stop requested) and the frames that
-// crossed; the merge of flows and fabric counters onto rank 0 after the run;
-// and ending the whole job when one rank fails mid-run.
+// The MPI side of a partitioned run (sim/rank_exchange.h): one message per
+// rank per window, carrying the per-window agreement (next event, flows
+// finished, events, stop requested) and the frames that crossed, through
+// shared memory when every rank is on one machine (apps/mpi_node_window.h),
+// point to point between each pair of ranks otherwise; the merge of flows and fabric counters onto
+// rank 0 after the run; and ending the whole job when one rank fails mid-run.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 
 #include "sim/rank_exchange.h"
@@ -16,8 +18,10 @@ namespace rocesim {
 int LauncherRanks();
 
 // Under an MPI launcher with more than one rank: initialises MPI (finalised
-// when the exchange is destroyed) and returns the exchange; otherwise null.
-// Throws std::runtime_error under a launcher when rocesim was built without MPI.
-std::unique_ptr<RankExchange> MakeMpiRankExchange();
+// when the exchange is destroyed) and returns the exchange for ranks of
+// `threads` partition threads each; otherwise null. Throws
+// std::runtime_error under a launcher when rocesim was built without MPI,
+// or on a bad ROCESIM_MPI_* setting (apps/mpi_node_window.h).
+std::unique_ptr<RankExchange> MakeMpiRankExchange(uint32_t threads);
 
 }  // namespace rocesim

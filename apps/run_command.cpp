@@ -156,7 +156,7 @@ int RunCommand(const RunOptions& o) {
     out_dir = scenario.output.dir.empty() ? "results/" + scenario.name : scenario.output.dir;
   // Under mpirun with more than one rank, every rank runs its share of the
   // partitions and rank 0 writes the results.
-  std::unique_ptr<RankExchange> ranks = MakeMpiRankExchange();
+  std::unique_ptr<RankExchange> ranks = MakeMpiRankExchange(o.threads);
   const bool writer = !ranks || ranks->Rank() == 0;
   const bool quiet = o.quiet || !writer;
   // From here a Ctrl-C ends the run at a window boundary with partial results
@@ -232,8 +232,8 @@ int RunCommand(const RunOptions& o) {
   const RunStats stats = RunOrEndJob(run, update, ranks.get());
   progress.Clear();
   if (!o.quiet)
-    fmt::print(stderr, "rocesim: {}{}\n", ranks ? fmt::format("rank {}: ", ranks->Rank()) : "",
-               run.Balance());
+    fmt::print(stderr, "rocesim: {}{}{}\n", ranks ? fmt::format("rank {}: ", ranks->Rank()) : "",
+               run.Balance(), ranks ? "; " + ranks->Describe() : "");
   if (!writer) {
     if (stats.invariant_break) return SayInvariantBroken(*stats.invariant_break, out_dir);
     return stats.interrupted ? StoppedExitStatus() : 0;

@@ -154,12 +154,8 @@ monitors: {interval: 20us}
   EXPECT_GT(Summary("serial")["ecn_marks"].get<int>(), 0);
 }
 
-// HPCC: every data frame and ACK carries an INT stack beside it, which crosses
-// partitions and ranks with the frame. With 2 ranks x 2 threads, two local
-// partitions' frames share a remote partition's inbox, their stacks
-// renumbered as they are appended.
-TEST_F(PartitionedCli, HpccIntStacksCrossThreadsAndRanks) {
-  const std::string sc = Write("hpcc.yaml", R"(
+// HPCC on a k=4 fat tree: every data frame and ACK carries an INT stack.
+constexpr const char* kHpccAcross = R"(
 name: hpcc-cross
 duration: 1ms
 topology: {type: fat_tree, k: 4}
@@ -167,12 +163,62 @@ host: {cc: hpcc}
 traffic:
   - {type: permutation, size: 200KB}
   - {type: incast, senders: [4, 8, 12], receiver: 1, size: 300KB, start: 20us}
-)");
+)";
+
+// HPCC: every data frame and ACK carries an INT stack beside it, which crosses
+// partitions and ranks with the frame. With 2 ranks x 2 threads, a remote
+// partition receives segments from two local partitions, each frame's stack
+// found in its own segment's side data.
+TEST_F(PartitionedCli, HpccIntStacksCrossThreadsAndRanks) {
+  const std::string sc = Write("hpcc.yaml", kHpccAcross);
   ExpectPartitionedEqualsSerial(sc);
   EXPECT_EQ(Summary("serial")["flows"]["completed"].get<int>(), 19);
   if (!HaveMpirun()) return;
   RunInto("mpi_threads", sc, "--threads 2", Mpirun(2));
   ExpectSameResults("serial", "mpi_threads");
+}
+
+// Ranks on one machine exchange each window through shared memory
+// (apps/mpi_node_window.h); a window too long for its rank's slot goes by
+// MPI message, and ROCESIM_MPI_EXCHANGE=messages sends every window by
+// message. Each gives the serial results, and so do 4 ranks, each taking
+// only its own partitions' segments from messages that hold every rank's.
+// (HPCC, for the INT stacks read in place beside their frames.)
+TEST_F(PartitionedCli, RanksExchangeThroughSharedMemoryOrByMessageAlike) {
+  if (!HaveMpirun()) GTEST_SKIP() << "no mpirun (scripts/install-deps.sh installs OpenMPI)";
+  const std::string sc = Write("hpcc.yaml", kHpccAcross);
+  RunInto("serial", sc, "");
+  const std::string shared = RunInto("shared", sc, "", Mpirun(2), /*quiet=*/false);
+  EXPECT_NE(shared.find("windows exchanged through shared memory (4 MiB slots)"), std::string::npos)
+      << shared;
+  EXPECT_GE(ExpectSameResults("serial", "shared").size(), 3u);
+  const std::string messages =
+      RunInto("messages", sc, "", Mpirun(2) + "-x ROCESIM_MPI_EXCHANGE=messages ", false);
+  EXPECT_NE(messages.find("windows exchanged by MPI message"), std::string::npos) << messages;
+  ExpectSameResults("serial", "messages");
+  // 1 KiB slots: some windows fit, others go by message, in the same run.
+  const std::string mixed =
+      RunInto("mixed", sc, "--threads 2", Mpirun(2) + "-x ROCESIM_MPI_SLOT_BYTES=1000 ", false);
+  EXPECT_NE(mixed.find("(1 KiB slots), "), std::string::npos) << mixed;
+  EXPECT_NE(mixed.find(" of them by MPI message: too long for the slot"), std::string::npos)
+      << mixed;
+  ExpectSameResults("serial", "mixed");
+  RunInto("four_ranks", sc, "", Mpirun(4));
+  ExpectSameResults("serial", "four_ranks");
+}
+
+TEST_F(PartitionedCli, ABadExchangeSettingIsRefused) {
+  if (!HaveMpirun()) GTEST_SKIP() << "no mpirun (scripts/install-deps.sh installs OpenMPI)";
+  for (const std::string setting :
+       {"ROCESIM_MPI_EXCHANGE=pigeons", "ROCESIM_MPI_SLOT_BYTES=0", "ROCESIM_MPI_SLOT_BYTES=4k"}) {
+    const Cli r = RunRocesim("run '" + ExamplePath("quickstart.yaml") + "' -q -o '" + dir_ + "out'",
+                             Mpirun(2) + "-x " + setting + " ");
+    EXPECT_NE(r.exit_code, 0) << setting;
+    EXPECT_NE(r.output.find(setting.substr(0, setting.find('=')) + " is '" +
+                            setting.substr(setting.find('=') + 1) + "'"),
+              std::string::npos)
+        << r.output;
+  }
 }
 
 // The flooding deadlock: a cycle across partitions, found and reported the same way.

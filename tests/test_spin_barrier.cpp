@@ -4,15 +4,21 @@
 // would hang the waiters: a watchdog fails the test after 60 s); the
 // spin budget follows the threads-to-cores count; Abort stops every waiter;
 // and UsableCores (core/usable_cores.h) follows the thread's affinity mask.
+// The same holds for processes meeting on words in shared memory.
 #include <gtest/gtest.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <new>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -94,6 +100,59 @@ TEST(SpinBarrier, AbortStopsEveryWaiter) {
     EXPECT_EQ(aborted.load(), 2u) << "budget " << budget.count() << " ns";
     EXPECT_THROW(barrier.Wait(), SpinBarrier::Aborted);
   }
+}
+
+// MPI ranks on one machine meet on barrier words in memory they all map
+// (apps/mpi_node_window.h): here, processes forked over an anonymous shared
+// mapping, each with its own SpinBarrier on the same words. With no spin
+// budget every waiter sleeps at once, so a wake-up that does not cross the
+// process boundary (a process-private futex) hangs them: alarm() ends a hung
+// child, and the test fails.
+void RunRoundsInProcesses(uint32_t processes, std::chrono::nanoseconds budget, uint32_t rounds) {
+  struct Shared {
+    BarrierWords words;
+    std::atomic<uint32_t> tally[4000];
+  };
+  ASSERT_LE(rounds, 4000u);
+  void* mem =
+      mmap(nullptr, sizeof(Shared), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(mem, MAP_FAILED);
+  Shared* sh = new (mem) Shared();
+  std::vector<pid_t> children;
+  for (uint32_t p = 0; p < processes; ++p) {
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      alarm(60);
+      SpinBarrier barrier(processes, budget, sh->words);
+      uint32_t early = 0;
+      for (uint32_t r = 0; r < rounds; ++r) {
+        if (p == 0 && r % 7 == 0) std::this_thread::sleep_for(std::chrono::microseconds(60));
+        sh->tally[r].fetch_add(1, std::memory_order_relaxed);
+        barrier.Wait();
+        if (sh->tally[r].load(std::memory_order_relaxed) != processes) ++early;
+      }
+      _exit(early == 0 ? 0 : 1);
+    }
+    children.push_back(pid);
+  }
+  for (const pid_t pid : children) {
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        << (WIFSIGNALED(status) ? "killed by signal " + std::to_string(WTERMSIG(status))
+                                : "left a round early");
+  }
+  for (uint32_t r = 0; r < rounds; ++r) EXPECT_EQ(sh->tally[r].load(), processes) << "round " << r;
+  munmap(mem, sizeof(Shared));
+}
+
+TEST(SpinBarrier, ProcessesSharingTheWordsMeetWhileSpinning) {
+  RunRoundsInProcesses(2, std::chrono::milliseconds(1), 2000);
+}
+
+TEST(SpinBarrier, ProcessesSharingTheWordsWakeEachOther) {
+  RunRoundsInProcesses(3, std::chrono::nanoseconds(0), 2000);
 }
 
 TEST(SpinBarrier, BudgetFollowsThreadsPerCore) {

@@ -34,7 +34,7 @@ void Fabric::SendAcross(PortId port, PktId id, Time arrive) {
   pool.Free(id);
 }
 
-void Fabric::ReceiveAcross(const CrossFrame& c, const CrossOutbox& from) {
+void Fabric::ReceiveAcross(const CrossFrame& c, const CrossFramesView& from) {
   const PktId id = pool.Alloc();
   Packet& pkt = pool[id];
   std::memcpy(&pkt, c.pkt.data(), sizeof(Packet));

@@ -56,6 +56,15 @@ struct CrossFrame {
   std::array<unsigned char, sizeof(Packet)> pkt;  // a Packet (one cache line), as bytes
 };
 
+// Frames one partition sent another in one window, where they lie: in the
+// sender's outbox (threads of one process), or in place in a rank's window
+// message (apps/mpi_rank_exchange.cpp).
+struct CrossFramesView {
+  std::span<const CrossFrame> frames;
+  std::span<const IntStack> int_stacks;    // by CrossFrame::side
+  std::span<const RcmNotification> notes;  // by CrossFrame::side
+};
+
 // The frames one partition sends another in one window.
 struct CrossOutbox {
   std::vector<CrossFrame> frames;
@@ -66,6 +75,7 @@ struct CrossOutbox {
     int_stacks.clear();
     notes.clear();
   }
+  CrossFramesView View() const { return {frames, int_stacks, notes}; }
 };
 
 class PortCaptures;  // stats/port_capture.h
@@ -144,7 +154,7 @@ struct Fabric {
   void SendAcross(PortId port, PktId id, Time arrive);
   // A frame another partition launched: onto this replica's copy of its
   // wire, as Launch would have put it.
-  void ReceiveAcross(const CrossFrame& c, const CrossOutbox& from);
+  void ReceiveAcross(const CrossFrame& c, const CrossFramesView& from);
 
   [[gnu::always_inline]] void Schedule(Time t, EventKind kind, uint32_t target, uint32_t arg = 0) {
     events.Push(t, kind, target, arg);

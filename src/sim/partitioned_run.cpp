@@ -185,15 +185,15 @@ void PartitionedRun::RunPartition(uint32_t t, const Simulation::ProgressFn& prog
     const uint32_t last_base = (last & 1) * parts;
     for (uint32_t s = 0; s < threads_; ++s)
       if (s != t)
-        for (const CrossOutbox& box = replicas_[s]->fabric().outbox[last_base + part];
-             const CrossFrame& c : box.frames)
-          f.ReceiveAcross(c, box);
+        for (const CrossFramesView from = replicas_[s]->fabric().outbox[last_base + part].View();
+             const CrossFrame& c : from.frames)
+          f.ReceiveAcross(c, from);
     Time start;
     uint64_t finished, events;
     bool stop;
     if (exchange_) {
-      for (const CrossOutbox& box = exchange_->Inbox(part); const CrossFrame& c : box.frames)
-        f.ReceiveAcross(c, box);
+      for (const CrossFramesView& from : exchange_->Inbox(part))
+        for (const CrossFrame& c : from.frames) f.ReceiveAcross(c, from);
       start = sh.global_next;
       finished = sh.global_finished;
       events = sh.global_events;

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
+#include <string>
 #include <vector>
 
 #include "net/fabric.h"
@@ -31,11 +33,15 @@ class RankExchange {
   virtual void ExchangeWindow(const std::vector<std::unique_ptr<Simulation>>& replicas,
                               uint32_t first_partition, uint32_t base, Time& next,
                               uint64_t& finished, uint64_t& events, bool& stop) = 0;
+  // How this rank's windows went to the others (after the run), for the
+  // line the run prints per rank: through shared memory or by message.
+  virtual std::string Describe() const = 0;
   // Rank 0's `value` on every rank (before the run: whether rank 0 could
   // take the results directory).
   virtual int BroadcastFromRankZero(int value) = 0;
-  // What other ranks sent to local partition `part` in the last exchange.
-  virtual const CrossOutbox& Inbox(uint32_t part) const = 0;
+  // What other ranks sent to local partition `part` in the last exchange,
+  // in rank order: valid until the next exchange.
+  virtual std::span<const CrossFramesView> Inbox(uint32_t part) const = 0;
   virtual Time MinTime(Time t) = 0;
   // Every partition's part of the wait-for graph, in partition order, from
   // this rank's partitions' parts (sim/partitioned_run.h, ops/deadlock.h).

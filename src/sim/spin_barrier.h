@@ -18,6 +18,12 @@
 // A partition that fails (an exception in its thread) calls Abort: every
 // thread waiting, and every later Wait, throws Aborted, so the others stop
 // instead of waiting for it forever.
+//
+// The barrier's words live in the barrier, or (MPI ranks on one machine,
+// apps/mpi_node_window.h) in memory the processes share: then the
+// participants are processes, each with its own SpinBarrier on the same
+// words, and sleeping uses a futex that other processes can wake
+// (sim/futex_word.h).
 #pragma once
 
 #include <atomic>
@@ -25,12 +31,28 @@
 #include <cstdint>
 #include <exception>
 
+#include "sim/futex_word.h"
+
 namespace rocesim {
+
+// A barrier's state. Lock-free atomics of fixed size, so that it works in
+// memory mapped by several processes; zero-initialised is a fresh barrier.
+struct BarrierWords {
+  alignas(64) std::atomic<uint32_t> arrived{0};
+  alignas(64) std::atomic<uint32_t> generation{0};
+  alignas(64) std::atomic<uint32_t> sleepers{0};
+  std::atomic<uint32_t> aborted{0};
+};
 
 class SpinBarrier {
  public:
   SpinBarrier(uint32_t threads, std::chrono::nanoseconds spin_budget)
-      : threads_(threads), spin_budget_(spin_budget) {}
+      : SpinBarrier(threads, spin_budget, own_) {}
+  // On words somewhere else (shared memory), which must outlive the barrier.
+  SpinBarrier(uint32_t threads, std::chrono::nanoseconds spin_budget, BarrierWords& words)
+      : threads_(threads), spin_budget_(spin_budget), w_(words) {}
+  SpinBarrier(const SpinBarrier&) = delete;
+  SpinBarrier& operator=(const SpinBarrier&) = delete;
 
   // The budget for `threads` threads on `cores` usable cores.
   static std::chrono::nanoseconds ForCores(uint32_t threads, uint32_t cores) {
@@ -43,47 +65,45 @@ class SpinBarrier {
   };
 
   void Abort() {
-    aborted_.store(true, std::memory_order_seq_cst);
-    generation_.fetch_add(1, std::memory_order_seq_cst);
-    generation_.notify_all();
+    w_.aborted.store(1, std::memory_order_seq_cst);
+    w_.generation.fetch_add(1, std::memory_order_seq_cst);
+    WakeAllSleepers(w_.generation);
   }
 
   void Wait() {
-    if (aborted_.load(std::memory_order_acquire)) throw Aborted();
-    const uint32_t generation = generation_.load(std::memory_order_acquire);
-    if (arrived_.fetch_add(1, std::memory_order_acq_rel) == threads_ - 1) {
-      arrived_.store(0, std::memory_order_relaxed);
+    if (w_.aborted.load(std::memory_order_acquire)) throw Aborted();
+    const uint32_t generation = w_.generation.load(std::memory_order_acquire);
+    if (w_.arrived.fetch_add(1, std::memory_order_acq_rel) == threads_ - 1) {
+      w_.arrived.store(0, std::memory_order_relaxed);
       // seq_cst with the sleepers' count (a Dekker pair): either a sleeper
       // counted itself before this increment, and is woken, or it sees the
       // new generation before it sleeps.
-      generation_.fetch_add(1, std::memory_order_seq_cst);
-      if (sleepers_.load(std::memory_order_seq_cst) != 0) generation_.notify_all();
+      w_.generation.fetch_add(1, std::memory_order_seq_cst);
+      if (w_.sleepers.load(std::memory_order_seq_cst) != 0) WakeAllSleepers(w_.generation);
       return;
     }
     const auto spin_until = std::chrono::steady_clock::now() + spin_budget_;
-    for (uint32_t spins = 1; generation_.load(std::memory_order_acquire) == generation; ++spins) {
+    for (uint32_t spins = 1; w_.generation.load(std::memory_order_acquire) == generation; ++spins) {
 #if defined(__x86_64__) || defined(__i386__)
       __builtin_ia32_pause();
 #endif
       if (spins % kSpinsPerClockRead == 0 && std::chrono::steady_clock::now() >= spin_until) {
-        sleepers_.fetch_add(1, std::memory_order_seq_cst);
-        while (generation_.load(std::memory_order_seq_cst) == generation)
-          generation_.wait(generation, std::memory_order_seq_cst);
-        sleepers_.fetch_sub(1, std::memory_order_relaxed);
+        w_.sleepers.fetch_add(1, std::memory_order_seq_cst);
+        while (w_.generation.load(std::memory_order_seq_cst) == generation)
+          SleepWhileEquals(w_.generation, generation);
+        w_.sleepers.fetch_sub(1, std::memory_order_relaxed);
         break;
       }
     }
-    if (aborted_.load(std::memory_order_acquire)) throw Aborted();
+    if (w_.aborted.load(std::memory_order_acquire)) throw Aborted();
   }
 
  private:
   static constexpr uint32_t kSpinsPerClockRead = 16;  // a clock read is ~20 ns, a pause ~40
   const uint32_t threads_;
   const std::chrono::nanoseconds spin_budget_;
-  alignas(64) std::atomic<uint32_t> arrived_{0};
-  alignas(64) std::atomic<uint32_t> generation_{0};
-  alignas(64) std::atomic<uint32_t> sleepers_{0};
-  std::atomic<bool> aborted_{false};
+  BarrierWords own_;  // unused when the words are elsewhere
+  BarrierWords& w_;
 };
 
 }  // namespace rocesim
