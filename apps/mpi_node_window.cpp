@@ -2,10 +2,12 @@
 
 #ifdef ROCESIM_HAVE_MPI
 #include <fmt/format.h>
+#include <sys/statvfs.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <stdexcept>
@@ -20,6 +22,14 @@ namespace {
 
 constexpr size_t kBarrierBytes = 4096;  // rank 0's part starts with the barrier's words
 static_assert(sizeof(BarrierWords) <= kBarrierBytes);
+
+// Bytes free in /dev/shm, where OpenMPI backs shared windows (no limit
+// where there is no /dev/shm: OpenMPI then uses its session directory).
+size_t SharedMemoryRoom() {
+  struct statvfs fs;
+  if (statvfs("/dev/shm", &fs) != 0) return SIZE_MAX;
+  return static_cast<size_t>(fs.f_bavail) * fs.f_frsize;
+}
 
 }  // namespace
 
@@ -72,6 +82,21 @@ std::unique_ptr<NodeWindow> NodeWindow::IfEveryRankIsHere(const Settings& settin
   w->capacity_ = settings.slot_bytes;
   const size_t slots = 2 * (kHeaderBytes + w->capacity_);
   const size_t mine = rank == 0 ? kBarrierBytes + slots : slots;
+  // OpenMPI backs the window with a file in /dev/shm, whose pages are taken
+  // as the slots fill: past the space left there a write would end the rank
+  // with SIGBUS mid-run. With too little room, exchange by message instead,
+  // and say so (every rank sees the same /dev/shm).
+  const size_t need = static_cast<size_t>(world) * slots + kBarrierBytes;
+  if (const size_t room = SharedMemoryRoom(); room < need) {
+    if (rank == 0)
+      fmt::print(stderr,
+                 "rocesim: note: /dev/shm has {} MiB free and the ranks' shared slots take up to "
+                 "{} MiB: windows go by MPI message (ROCESIM_MPI_SLOT_BYTES makes the slots "
+                 "smaller)\n",
+                 room >> 20, (need + (1 << 20) - 1) >> 20);
+    MPI_Comm_free(&node);
+    return nullptr;
+  }
   MPI_Info info;
   MPI_Info_create(&info);
   MPI_Info_set(info, "alloc_shared_noncontig", "true");  // each rank's part on its own pages

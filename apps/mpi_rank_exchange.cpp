@@ -158,6 +158,7 @@ class MpiRankExchange final : public RankExchange {
       const size_t bytes = MessageBytes(replicas, base, others);
       NodeWindow::SlotHeader& slot = node_->Header(rank_, parity);
       slot.bytes = bytes;
+      longest_ = std::max(longest_, bytes);
       slot.by_message = bytes > node_->Capacity() ? 1 : 0;
       if (slot.by_message) {
         ++by_message_;
@@ -366,14 +367,19 @@ class MpiRankExchange final : public RankExchange {
 
   std::string Describe() const override {
     if (!node_) return "windows exchanged by MPI message";
-    const size_t slot = node_->Capacity();
-    std::string s = fmt::format("windows exchanged through shared memory ({} slots)",
-                                slot % (1 << 20) == 0   ? fmt::format("{} MiB", slot >> 20)
-                                : slot % (1 << 10) == 0 ? fmt::format("{} KiB", slot >> 10)
-                                                        : fmt::format("{} bytes", slot));
+    std::string s =
+        fmt::format("windows exchanged through shared memory ({} slots)", Bytes(node_->Capacity()));
+    s += fmt::format(", the longest {}", Bytes(longest_));
     if (by_message_ > 0)
-      s += fmt::format(", {} of them by MPI message: too long for the slot", by_message_);
+      s += fmt::format("; {} of them by MPI message: too long for the slot", by_message_);
     return s;
+  }
+
+  // "4 MiB", "1 KiB", "300 bytes".
+  static std::string Bytes(size_t n) {
+    if (n >= (1 << 20) && n % (1 << 20) == 0) return fmt::format("{} MiB", n >> 20);
+    if (n >= (1 << 10) && n % (1 << 10) == 0) return fmt::format("{} KiB", n >> 10);
+    return fmt::format("{} bytes", n);
   }
 
   int BroadcastFromRankZero(int value) override {
@@ -511,6 +517,7 @@ class MpiRankExchange final : public RankExchange {
   uint32_t rank_ = 0, ranks_ = 1, first_ = 0, threads_ = 1;
   uint64_t windows_ = 0;              // exchanges so far (the parity of the shared slots)
   uint64_t by_message_ = 0;           // ... of which this rank's went by message: too long
+  size_t longest_ = 0;                // the longest message this rank wrote to shared memory
   std::unique_ptr<NodeWindow> node_;  // when every rank is on this machine
   std::vector<std::vector<CrossFramesView>> inbox_;  // per local partition: the last window's
   std::vector<std::vector<char>>

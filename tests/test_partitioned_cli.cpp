@@ -181,8 +181,9 @@ TEST_F(PartitionedCli, HpccIntStacksCrossThreadsAndRanks) {
 // Ranks on one machine exchange each window through shared memory
 // (apps/mpi_node_window.h); a window too long for its rank's slot goes by
 // MPI message, and ROCESIM_MPI_EXCHANGE=messages sends every window by
-// message. Each gives the serial results, and so do 4 ranks, each taking
-// only its own partitions' segments from messages that hold every rank's.
+// message, as it does when /dev/shm has no room for the slots. Each gives
+// the serial results, and so do 4 ranks, each taking only its own
+// partitions' segments from messages that hold every rank's.
 // (HPCC, for the INT stacks read in place beside their frames.)
 TEST_F(PartitionedCli, RanksExchangeThroughSharedMemoryOrByMessageAlike) {
   if (!HaveMpirun()) GTEST_SKIP() << "no mpirun (scripts/install-deps.sh installs OpenMPI)";
@@ -205,6 +206,12 @@ TEST_F(PartitionedCli, RanksExchangeThroughSharedMemoryOrByMessageAlike) {
   ExpectSameResults("serial", "mixed");
   RunInto("four_ranks", sc, "", Mpirun(4));
   ExpectSameResults("serial", "four_ranks");
+  // Slots larger than /dev/shm has room for: by message, and the run says why.
+  const std::string no_room =
+      RunInto("no_room", sc, "", Mpirun(2) + "-x ROCESIM_MPI_SLOT_BYTES=1099511627776 ", false);
+  EXPECT_NE(no_room.find("rocesim: note: /dev/shm has "), std::string::npos) << no_room;
+  EXPECT_NE(no_room.find("windows exchanged by MPI message"), std::string::npos) << no_room;
+  ExpectSameResults("serial", "no_room");
 }
 
 TEST_F(PartitionedCli, ABadExchangeSettingIsRefused) {
