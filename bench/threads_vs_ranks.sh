@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Two cores, four ways (issue #15): runs SCENARIO serially, with 2 threads,
+# with 2 MPI ranks through shared memory and with 2 MPI ranks by message
+# (ROCESIM_MPI_EXCHANGE=messages), in turn, for ROUNDS rounds (turns, not
+# blocks: this VM's speed drifts over minutes). Prints each run's wall and
+# CPU seconds (user + sys; for ranks, both ranks and mpirun), then the sums
+# with the speed-up over serial and the extra CPU. Checks that every run's
+# flows.csv and counters.csv are the serial run's. Never fails on time;
+# exits 1 if results differ.
+#
+# usage: bench/threads_vs_ranks.sh ROCESIM SCENARIO.yaml ROUNDS [-- extra run args]
+#   e.g. bench/threads_vs_ranks.sh build/rocesim bench/fat320_websearch_dcqcn.yaml 3
+set -euo pipefail
+BIN=$1 SC=$2 ROUNDS=$3
+shift 3
+[ "${1:-}" = "--" ] && shift
+EXTRA=("$@")
+command -v mpirun >/dev/null || { echo "no mpirun (scripts/install-deps.sh installs OpenMPI)"; exit 1; }
+MPIRUN=(mpirun -n 2)
+[ "$(id -u)" = 0 ] && MPIRUN+=(--allow-run-as-root)
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+status=0
+run() {  # way round
+  local way=$1 dir="$OUT/$1$2"
+  case $way in
+    serial) cmd=("$BIN" run "$SC") ;;
+    threads) cmd=("$BIN" run "$SC" --threads 2) ;;
+    shared) cmd=(env ROCESIM_MPI_EXCHANGE=shared "${MPIRUN[@]}" "$BIN" run "$SC") ;;
+    messages) cmd=(env ROCESIM_MPI_EXCHANGE=messages "${MPIRUN[@]}" "$BIN" run "$SC") ;;
+  esac
+  /usr/bin/time -f '%e %U %S' -o "$OUT/time" "${cmd[@]}" -q -o "$dir" "${EXTRA[@]}" >"$OUT/log" 2>&1 ||
+    { echo "$way failed:"; cat "$OUT/log"; exit 1; }
+  read -r wall user sys <"$OUT/time"
+  awk -v k="$way" -v r="$2" -v w="$wall" -v u="$user" -v s="$sys" \
+    'BEGIN { printf "%-9s %5s %8s %8.2f\n", k, r, w, u + s }'
+  echo "$way $wall $user $sys" >>"$OUT/all"
+  if [ "$way" != serial ]; then
+    for f in flows.csv counters.csv; do
+      [ -f "$OUT/serial$2/$f" ] || continue
+      cmp -s "$OUT/serial$2/$f" "$dir/$f" || { echo "$way: $f differs from serial"; status=1; }
+    done
+  fi
+}
+printf '%-9s %5s %8s %8s\n' way round wall_s cpu_s
+for r in $(seq "$ROUNDS"); do
+  for way in serial threads shared messages; do run "$way" "$r"; done
+done
+echo "sums over $ROUNDS rounds:"
+awk '{ w[$1] += $2; c[$1] += $3 + $4 }
+  END {
+    split("serial threads shared messages", order, " ")
+    for (i = 1; i <= 4; ++i) {
+      k = order[i]
+      printf "%-9s wall %8.2f s  %5.2fx   cpu %8.2f s  %+5.1f%%\n", k, w[k], w["serial"] / w[k],
+             c[k], 100 * (c[k] / c["serial"] - 1)
+    }
+  }' "$OUT/all"
+exit $status
