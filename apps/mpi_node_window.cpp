@@ -21,6 +21,8 @@ namespace rocesim {
 namespace {
 
 constexpr size_t kBarrierBytes = 4096;  // rank 0's part starts with the barrier's words
+constexpr size_t kCacheLine = 64;
+static_assert(alignof(BarrierWords) <= kCacheLine);
 static_assert(sizeof(BarrierWords) <= kBarrierBytes);
 
 // Bytes free in /dev/shm, where OpenMPI backs shared windows (no limit
@@ -81,12 +83,14 @@ std::unique_ptr<NodeWindow> NodeWindow::IfEveryRankIsHere(const Settings& settin
   std::unique_ptr<NodeWindow> w(new NodeWindow());
   w->capacity_ = settings.slot_bytes;
   const size_t slots = 2 * (kHeaderBytes + w->capacity_);
-  const size_t mine = rank == 0 ? kBarrierBytes + slots : slots;
+  // MPI aligns each rank's part to 8 bytes only: a cache line more lets
+  // the barrier's words and the slots start on one.
+  const size_t mine = (rank == 0 ? kBarrierBytes + slots : slots) + kCacheLine;
   // OpenMPI backs the window with a file in /dev/shm, whose pages are taken
   // as the slots fill: past the space left there a write would end the rank
   // with SIGBUS mid-run. With too little room, exchange by message instead,
   // and say so (every rank sees the same /dev/shm).
-  const size_t need = static_cast<size_t>(world) * slots + kBarrierBytes;
+  const size_t need = static_cast<size_t>(world) * (slots + kCacheLine) + kBarrierBytes;
   if (const size_t room = SharedMemoryRoom(); room < need) {
     if (rank == 0)
       fmt::print(stderr,
@@ -122,6 +126,7 @@ std::unique_ptr<NodeWindow> NodeWindow::IfEveryRankIsHere(const Settings& settin
     int unit = 0;
     char* at = nullptr;
     MPI_Win_shared_query(w->win_, r, &size, &unit, &at);
+    at += (kCacheLine - reinterpret_cast<uintptr_t>(at) % kCacheLine) % kCacheLine;
     if (r == 0) {
       words = reinterpret_cast<BarrierWords*>(at);
       at += kBarrierBytes;
