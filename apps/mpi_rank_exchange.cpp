@@ -102,7 +102,10 @@ class MpiRankExchange final : public RankExchange {
     MPI_Initialized(&initialised);
     if (!initialised) {
       PreferSharedMemoryPml();
-      MPI_Init(nullptr, nullptr);
+      // FUNNELED: partition threads run beside the main thread,
+      // which alone calls MPI.
+      int provided = 0;
+      MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
     }
     int r = 0, n = 1;
     MPI_Comm_rank(MPI_COMM_WORLD, &r);
