@@ -5,8 +5,6 @@
 #include <sys/statvfs.h>
 
 #include <algorithm>
-#include <cctype>
-#include <cerrno>
 #include <cstdint>
 #include <cstdlib>
 #include <new>
@@ -14,6 +12,7 @@
 #include <string>
 #include <thread>
 
+#include "core/units.h"
 #include "core/usable_cores.h"
 
 namespace rocesim {
@@ -47,15 +46,17 @@ NodeWindow::Settings NodeWindow::FromEnvironment() {
           v));
   }
   if (const char* v = std::getenv("ROCESIM_MPI_SLOT_BYTES")) {
-    constexpr unsigned long long kMost = 1ull << 40;
-    char* end = nullptr;
-    errno = 0;
-    const unsigned long long n = std::strtoull(v, &end, 10);
-    if (end == v || *end != '\0' || errno != 0 || n == 0 || n > kMost ||
-        !std::isdigit(static_cast<unsigned char>(v[0])))
+    constexpr int64_t kMost = int64_t{1} << 40;
+    int64_t n = 0;
+    try {
+      n = ParseSize(v);
+    } catch (const UnitError&) {
+      n = 0;
+    }
+    if (n <= 0 || n > kMost)
       throw std::runtime_error(fmt::format(
-          "ROCESIM_MPI_SLOT_BYTES is '{}'; it must be a whole number of bytes from 1 to {} "
-          "(the default is {})",
+          "ROCESIM_MPI_SLOT_BYTES is '{}'; it must be a size from 1 byte to {} bytes (\"4194304\", "
+          "\"4MiB\"; the default is {})",
           v, kMost, s.slot_bytes));
     s.slot_bytes = (static_cast<size_t>(n) + 63) / 64 * 64;
   }

@@ -48,11 +48,19 @@ void Put(char*& at, const T& v) {
   std::memcpy(at, &v, sizeof(T));
   at += sizeof(T);
 }
-// The elements of `v`, as bytes, in one copy.
+// `bytes` rounded up to a multiple of 8.
+size_t Padded8(size_t bytes) {
+  return (bytes + 7) & ~size_t{7};
+}
+// The elements of `v`, as bytes, in one copy, then zeros up to a multiple
+// of 8 bytes, so that whatever follows can be read in place (TakeMessage).
 template <typename T>
-void PutAll(char*& at, const std::vector<T>& v) {
-  if (!v.empty()) std::memcpy(at, v.data(), v.size() * sizeof(T));
-  at += v.size() * sizeof(T);
+void PutAllPadded(char*& at, const std::vector<T>& v) {
+  const size_t bytes = v.size() * sizeof(T);
+  if (bytes > 0) std::memcpy(at, v.data(), bytes);
+  const size_t padded = Padded8(bytes);
+  std::memset(at + bytes, 0, padded - bytes);
+  at += padded;
 }
 template <typename T>
 T Read(const char*& at) {
@@ -231,12 +239,9 @@ class MpiRankExchange final : public RankExchange {
       Put(at, SegmentHeader{d, static_cast<uint32_t>(box.frames.size()),
                             static_cast<uint32_t>(box.int_stacks.size()),
                             static_cast<uint32_t>(box.notes.size())});
-      PutAll(at, box.frames);
-      PadTo8(at);
-      PutAll(at, box.int_stacks);
-      PadTo8(at);
-      PutAll(at, box.notes);
-      PadTo8(at);
+      PutAllPadded(at, box.frames);
+      PutAllPadded(at, box.int_stacks);
+      PutAllPadded(at, box.notes);
     });
   }
   // Calls fn(partition, outbox) for each non-empty outbox, in the set at
@@ -258,10 +263,6 @@ class MpiRankExchange final : public RankExchange {
   static size_t SegmentBytes(size_t frames, size_t int_stacks, size_t notes) {
     return Padded8(frames * sizeof(CrossFrame)) + Padded8(int_stacks * sizeof(IntStack)) +
            Padded8(notes * sizeof(RcmNotification));
-  }
-  static size_t Padded8(size_t bytes) { return (bytes + 7) & ~size_t{7}; }
-  static void PadTo8(char*& at) {
-    while (reinterpret_cast<uintptr_t>(at) % 8 != 0) *at++ = 0;
   }
 
   void Send(const std::vector<char>& message, uint32_t to) {
@@ -520,7 +521,7 @@ class MpiRankExchange final : public RankExchange {
   uint32_t rank_ = 0, ranks_ = 1, first_ = 0, threads_ = 1;
   uint64_t windows_ = 0;              // exchanges so far (the parity of the shared slots)
   uint64_t by_message_ = 0;           // ... of which this rank's went by message: too long
-  size_t longest_ = 0;                // the longest message this rank wrote to shared memory
+  size_t longest_ = 0;                // the longest window message this rank wrote
   std::unique_ptr<NodeWindow> node_;  // when every rank is on this machine
   std::vector<std::vector<CrossFramesView>> inbox_;  // per local partition: the last window's
   std::vector<std::vector<char>>
