@@ -9,7 +9,8 @@
 #
 # usage: bench/bundle.sh [DIR=build-bundle]
 #   then, on the other machine: DIR/rocesim run bench/k32_websearch_dcqcn.yaml -t 16
-#   (bench/scaling.sh DIR/rocesim ... runs the thread-scaling table)
+#   (TIME_BIN=DIR/time bench/scaling.sh DIR/rocesim ... runs the
+#   thread-scaling table with the GNU time carried beside it)
 set -euo pipefail
 DIR=${1:-build-bundle}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,4 +37,15 @@ export ROCESIM_DATA_DIR="${ROCESIM_DATA_DIR:-$here/share}"
 exec "$here/lib/ld.so" --library-path "$here/lib" "$here/lib/rocesim.bin" "$@"
 WRAP
 chmod +x "$DIR/rocesim"
+# GNU time for bench/scaling.sh (TIME_BIN=DIR/time): a bare machine may
+# have none, and its own would not matter anyway since the wrapper is ours.
+if [ -x /usr/bin/time ]; then
+  cp -L /usr/bin/time "$DIR/lib/time.bin"
+  cat >"$DIR/time" <<'WRAP'
+#!/bin/sh
+here=$(cd "$(dirname "$0")" && pwd)
+exec "$here/lib/ld.so" --library-path "$here/lib" "$here/lib/time.bin" "$@"
+WRAP
+  chmod +x "$DIR/time"
+fi
 echo "bundle: $DIR/rocesim ($(du -sh "$DIR/lib" | cut -f1) in $DIR/lib)"

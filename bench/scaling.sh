@@ -2,11 +2,13 @@
 # Thread scaling of one run (issue #15): runs SCENARIO once per thread count,
 # one run at a time, and prints wall and CPU seconds, events, peak RSS, the
 # speed-up over the first count and the efficiency (speed-up per thread
-# multiple); checks that every run's flows.csv and counters.csv are the
-# first run's. Never fails on time; exits 1 if results differ.
+# multiple); checks that every run's CSV tables are the first run's.
+# Never fails on time; exits 1 if results differ.
 #
 # usage: bench/scaling.sh ROCESIM SCENARIO.yaml "1 2 4 8 16" [-- extra run args]
 #   e.g. bench/scaling.sh build/rocesim bench/k32_websearch_dcqcn.yaml "1 2 4 8 16"
+# TIME_BIN names GNU time where /usr/bin/time is missing (bench/bundle.sh
+# carries one as DIR/time).
 set -euo pipefail
 BIN=$1 SC=$2 COUNTS=$3
 shift 3
@@ -17,7 +19,7 @@ echo "cores: $(nproc); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed
 printf '%8s %9s %9s %12s %9s %8s %6s\n' threads wall_s cpu_s events rss_MB speedup eff
 first="" base_wall="" status=0
 for t in $COUNTS; do
-  /usr/bin/time -f '%e %U %S %M' -o "$OUT/time" "$BIN" run "$SC" --threads "$t" --force \
+  "${TIME_BIN:-/usr/bin/time}" -f '%e %U %S %M' -o "$OUT/time" "$BIN" run "$SC" --threads "$t" --force \
     -o "$OUT/r$t" "$@" >"$OUT/log$t" 2>&1 || { echo "threads $t failed:"; cat "$OUT/log$t"; exit 1; }
   read -r wall user sys rss <"$OUT/time"
   events=$(sed -n 's/.* \([0-9]*\) events,.*/\1/p' "$OUT/log$t" | tail -1)
@@ -26,7 +28,8 @@ for t in $COUNTS; do
     -v u="$user" -v s="$sys" 'BEGIN { x = w0 / w; printf "%.2f %.2f %.2f\n", x, x / (t / t0), u + s }')
   printf '%8s %9s %9s %12s %9d %8s %6s\n' "$t" "$wall" "$cpu" "${events:-?}" $((rss / 1024)) \
     "$speed" "$eff"
-  for f in flows.csv counters.csv; do
+  for f in "$OUT/r$first"/*.csv; do  # every table the scenario writes
+    f=$(basename "$f")
     cmp -s "$OUT/r$first/$f" "$OUT/r$t/$f" || { echo "threads $t: $f differs from threads $first"; status=1; }
   done
   grep -E '^rocesim: (partitions|.*windows;)' "$OUT/log$t" | sed 's/^/    /' || true
