@@ -38,8 +38,8 @@ class NodeWindow {
   // What the environment asks for (read before MPI starts, so that a bad
   // value ends the rank before it joins the job): ROCESIM_MPI_EXCHANGE,
   // "shared" (the default) or "messages"; ROCESIM_MPI_SLOT_BYTES, a size
-  // (core/units.h: "4194304", "4MiB"), rounded up to a cache line. Throws std::runtime_error naming
-  // a bad one.
+  // (core/units.h: "4194304", "4MiB"), rounded up to a cache line. Throws
+  // std::runtime_error naming a bad one.
   struct Settings {
     bool shared = true;
     size_t slot_bytes = size_t{4} << 20;

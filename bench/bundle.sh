@@ -30,22 +30,21 @@ cp -L "$loader" "$DIR/lib/ld.so"
 # ROCESIM_DATA_DIR (core/data_path.h): the binary's own path is the loader's.
 mkdir -p "$DIR/share"
 cp -r "$SRC/data/cdf" "$DIR/share/"
-cat >"$DIR/rocesim" <<'WRAP'
-#!/bin/sh
-here=$(cd "$(dirname "$0")" && pwd)
-export ROCESIM_DATA_DIR="${ROCESIM_DATA_DIR:-$here/share}"
-exec "$here/lib/ld.so" --library-path "$here/lib" "$here/lib/rocesim.bin" "$@"
-WRAP
-chmod +x "$DIR/rocesim"
+# wrap NAME [LINE]: DIR/NAME runs DIR/lib/NAME.bin through the bundled
+# loader and libraries, after the shell line LINE if given.
+wrap() {
+  {
+    printf '#!/bin/sh\nhere=$(cd "$(dirname "$0")" && pwd)\n'
+    if [ -n "${2:-}" ]; then printf '%s\n' "$2"; fi
+    printf 'exec "$here/lib/ld.so" --library-path "$here/lib" "$here/lib/%s.bin" "$@"\n' "$1"
+  } >"$DIR/$1"
+  chmod +x "$DIR/$1"
+}
+wrap rocesim 'export ROCESIM_DATA_DIR="${ROCESIM_DATA_DIR:-$here/share}"'
 # GNU time for bench/scaling.sh (TIME_BIN=DIR/time): a bare machine may
-# have none, and its own would not matter anyway since the wrapper is ours.
+# have none.
 if [ -x /usr/bin/time ]; then
   cp -L /usr/bin/time "$DIR/lib/time.bin"
-  cat >"$DIR/time" <<'WRAP'
-#!/bin/sh
-here=$(cd "$(dirname "$0")" && pwd)
-exec "$here/lib/ld.so" --library-path "$here/lib" "$here/lib/time.bin" "$@"
-WRAP
-  chmod +x "$DIR/time"
+  wrap time
 fi
 echo "bundle: $DIR/rocesim ($(du -sh "$DIR/lib" | cut -f1) in $DIR/lib)"

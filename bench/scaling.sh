@@ -10,6 +10,7 @@
 # TIME_BIN names GNU time where /usr/bin/time is missing (bench/bundle.sh
 # carries one as DIR/time).
 set -euo pipefail
+shopt -s nullglob  # a scenario that writes no table compares none
 BIN=$1 SC=$2 COUNTS=$3
 shift 3
 [ "${1:-}" = "--" ] && shift

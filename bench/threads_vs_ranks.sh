@@ -5,12 +5,13 @@
 # blocks: this VM's speed drifts over minutes). Prints each run's wall and
 # CPU seconds (user + sys; for ranks, both ranks and mpirun), then the sums
 # with the speed-up over serial and the extra CPU. Checks that every run's
-# flows.csv and counters.csv are the serial run's. Never fails on time;
-# exits 1 if results differ.
+# CSV tables are the serial run's. Never fails on time; exits 1 if results
+# differ.
 #
 # usage: bench/threads_vs_ranks.sh ROCESIM SCENARIO.yaml ROUNDS [-- extra run args]
 #   e.g. bench/threads_vs_ranks.sh build/rocesim bench/fat320_websearch_dcqcn.yaml 3
 set -euo pipefail
+shopt -s nullglob  # a scenario that writes no table compares none
 BIN=$1 SC=$2 ROUNDS=$3
 shift 3
 [ "${1:-}" = "--" ] && shift
@@ -36,8 +37,8 @@ run() {  # way round
     'BEGIN { printf "%-9s %5s %8s %8.2f\n", k, r, w, u + s }'
   echo "$way $wall $user $sys" >>"$OUT/all"
   if [ "$way" != serial ]; then
-    for f in flows.csv counters.csv; do
-      [ -f "$OUT/serial$2/$f" ] || continue
+    for f in "$OUT/serial$2"/*.csv; do  # every table the scenario writes
+      f=$(basename "$f")
       cmp -s "$OUT/serial$2/$f" "$dir/$f" || { echo "$way: $f differs from serial"; status=1; }
     done
   fi
