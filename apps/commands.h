@@ -10,9 +10,9 @@
 
 namespace rocesim {
 
-// `rocesim run SCENARIO [-o DIR] [--force] [--seed N] [--set k=v ...] [-q] [--threads T]`,
-// also as `mpirun -n R rocesim run ...` (one partitioned run over R ranks).
-// Exit status 130 (143) when Ctrl-C (SIGTERM) stopped it: partial results.
+// `rocesim run SCENARIO [-o DIR] [--force] [--seed N] [--set k=v ...] [-q] [--threads T]
+// [--partitions P]`, also as `mpirun -n R rocesim run ...` (one partitioned run over R ranks). Exit
+// status 130 (143) when Ctrl-C (SIGTERM) stopped it: partial results.
 struct RunOptions {
   std::string file;
   std::string out_dir;
@@ -20,9 +20,10 @@ struct RunOptions {
   std::optional<uint64_t> seed;
   std::vector<std::string> sets;
   bool quiet = false;
-  bool verbose = false;  // -v: fabric size, traffic expansion, partitioning
-  bool check = false;    // --check: validate and build, simulate nothing
-  uint32_t threads = 1;  // partitions on this machine (sim/partitioned_run.h)
+  bool verbose = false;     // -v: fabric size, traffic expansion, partitioning
+  bool check = false;       // --check: validate and build, simulate nothing
+  uint32_t threads = 1;     // threads on this machine (sim/partitioned_run.h)
+  uint32_t partitions = 0;  // partitions on this machine (main: at least `threads`)
 };
 int RunCommand(const RunOptions& options);
 // `rocesim report|compare ...`: execs python/rocesim_report.py (argv[1] is the
@@ -41,6 +42,7 @@ struct SweepOptions {
   std::string out_dir;      // "" = the sweep's output: or results/<file stem>
   std::optional<int> jobs;  // worker processes; default cores (1 per rank with --mpi)
   int threads = 1;          // each point partitioned over this many threads
+  uint32_t partitions = 0;  // ... into this many partitions (main: at least `threads`)
   bool mpi = false;
   bool dry_run = false;  // validate and list the points, run nothing
 };

@@ -1,12 +1,13 @@
 // The rocesim command line. Subcommands (one file each, apps/commands.h):
 //   run SCENARIO.yaml [-o DIR] [--force] [--seed N] [--set key.path=value ...] [-q | -v]
-//       [--threads T] [--check]   (--check: validate and build only)
+//       [--threads T] [--partitions P] [--check]   (--check: validate and build only)
 //       (also under mpirun: one run partitioned over the ranks)
 //   report DIR / compare DIR...   (python/rocesim_report.py)
 //   import-hpcc CONFIG -o SCENARIO.yaml
 //   import-aicb WORKLOAD.txt -o SCENARIO.yaml
 //   params   (every scenario key, its default and unit)
-//   sweep SWEEP.yaml [-j N] [-o DIR] [--mpi] [--threads T] [--dry-run]   (docs/sweep.md)
+//   sweep SWEEP.yaml [-j N] [-o DIR] [--mpi] [--threads T] [--partitions P] [--dry-run]
+//       (docs/sweep.md)
 // Exit status: 0 success, 2 bad scenario, input file or usage (or a results
 // directory that is taken: core/results_dir.h), 130 / 143 a run stopped by
 // Ctrl-C / SIGTERM (partial results), 1 any other failure.
@@ -19,6 +20,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "apps/commands.h"
@@ -85,6 +87,11 @@ int main(int argc, char** argv) {
                   "Partition the fabric over T threads (per MPI rank under mpirun); the "
                   "results are identical to a serial run's")
       ->check(CLI::Range(1, 1024));
+  run->add_option("-p,--partitions", run_opts.partitions,
+                  "Cut the fabric into P partitions (per MPI rank), P >= T, that the T threads "
+                  "share: each window a thread runs its own, then any not yet begun; smaller "
+                  "partitions fit the caches better on large fabrics (default: one per thread)")
+      ->check(CLI::Range(1, 4096));
   // Handled by RunPythonTool before parsing; `rocesim report --help` shows their options.
   app.add_subcommand("report",
                      "Plot a results directory: PNGs and an HTML page in DIR/report/ "
@@ -140,12 +147,29 @@ int main(int argc, char** argv) {
       ->add_option("-t,--threads", sweep_opts.threads,
                    "Run each point partitioned over T threads (rocesim run --threads)")
       ->check(CLI::Range(1, 1024));
+  sweep
+      ->add_option("-p,--partitions", sweep_opts.partitions,
+                   "Cut each point's fabric into P partitions (rocesim run --partitions)")
+      ->check(CLI::Range(1, 4096));
   sweep->add_flag("--dry-run", sweep_opts.dry_run, "Validate and list the points; run nothing");
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
+  }
+  // Each thread runs at least one partition; the default is one each.
+  for (auto [opt, threads, partitions] :
+       {std::tuple{"run", run_opts.threads, &run_opts.partitions},
+        std::tuple{"sweep", static_cast<uint32_t>(sweep_opts.threads), &sweep_opts.partitions}}) {
+    if (*partitions != 0 && *partitions < threads) {
+      fmt::print(stderr,
+                 "rocesim: error: {}: --partitions {} is fewer than --threads {}: every thread "
+                 "runs at least one partition\n",
+                 opt, *partitions, threads);
+      return 2;
+    }
+    *partitions = std::max(*partitions, threads);
   }
   if (run->count("--seed") > 0) {
     // Digits only, within uint64: a sign or an overflow is a mistake, not a seed.

@@ -148,7 +148,7 @@ int RunCommand(const RunOptions& o) {
   if (o.check) {
     PrintWarnings(warnings);  // even with -q, as a run prints them
     SetupLine setup(!o.quiet, isatty(STDERR_FILENO) != 0);
-    CheckScenario(scenario, o.threads);
+    CheckScenario(scenario, o.partitions);
     return 0;
   }
   std::string out_dir = o.out_dir;
@@ -198,7 +198,7 @@ int RunCommand(const RunOptions& o) {
   ProgressLine progress(scenario.duration, !quiet && terminal);
   auto update = [&](const RunProgress& p) { progress.Update(p); };
   auto setup = std::make_unique<SetupLine>(!quiet, terminal);
-  if (o.threads <= 1 && !ranks) {
+  if (o.partitions <= 1 && !ranks) {
     Simulation sim(scenario);
     setup.reset();
     if (o.verbose && !quiet) {
@@ -220,14 +220,18 @@ int RunCommand(const RunOptions& o) {
                ranks
                    ? "; under mpirun give each rank its cores: --bind-to none or --map-by slot:PE=T"
                    : "");
-  PartitionedRun run(scenario, o.threads, ranks.get());
+  PartitionedRun run(scenario, o.threads, ranks.get(), o.partitions);
   setup.reset();
   run.EnableMonitors(staging);
   if (o.verbose && !quiet) PrintRunDetails(run.result());
   if (!quiet)
-    fmt::print(stderr, "rocesim: {} ({} rank{} x {} thread{})\n",
+    fmt::print(stderr, "rocesim: {} ({} rank{} x {} thread{}{})\n",
                run.partitioning().Describe(run.result().quantum()), ranks ? ranks->Ranks() : 1,
-               ranks && ranks->Ranks() > 1 ? "s" : "", o.threads, o.threads > 1 ? "s" : "");
+               ranks && ranks->Ranks() > 1 ? "s" : "", o.threads, o.threads > 1 ? "s" : "",
+               o.partitions > o.threads
+                   ? fmt::format(" sharing {} partitions{}", o.partitions,
+                                 ranks && ranks->Ranks() > 1 ? " per rank" : "")
+                   : "");
   StopSignalsAtWindows();
   const RunStats stats = RunOrEndJob(run, update, ranks.get());
   progress.Clear();

@@ -176,6 +176,7 @@ int Sweep(const SweepOptions& o, const Ranks& ranks) {
   ro.out_dir = out;
   ro.jobs = o.jobs.value_or(o.mpi ? 1 : sweep::DefaultWorkers(UsableCores(), o.threads));
   ro.threads = o.threads;
+  ro.partitions = static_cast<int>(o.partitions);
   ro.rank = ranks.rank();
   ro.ranks = ranks.size();
   if (ranks.size() > 1) ro.log_prefix = fmt::format("rank {}/{}: ", ranks.rank(), ranks.size());

@@ -74,6 +74,12 @@ class CliTest : public ::testing::Test {
     return dir_ + name;
   }
 
+  // A sweep of the quickstart over seeds 1 and 2, each point cut to 2 ms.
+  std::string WriteQuickstartSeedSweep() {
+    return Write("sweep.yaml", "base: " + ExamplePath("quickstart.yaml") +
+                                   "\ngrid:\n  seed: [1, 2]\nset:\n  duration: 2ms\n");
+  }
+
   // Runs `scenario extra` into dir_/name (quietly unless `quiet` is false);
   // expects it to succeed and returns its output.
   std::string RunInto(const std::string& name, const std::string& scenario,

@@ -237,12 +237,7 @@ TEST_F(PartitionedCli, FloodingDeadlockReportsTheSameCycle) {
 }
 
 TEST_F(PartitionedCli, SweepPointsRunPartitioned) {
-  const std::string sweep = Write("sweep.yaml", "base: " + ExamplePath("quickstart.yaml") + R"(
-grid:
-  seed: [1, 2]
-set:
-  duration: 2ms
-)");
+  const std::string sweep = WriteQuickstartSeedSweep();
   ASSERT_EQ(RunRocesim("sweep '" + sweep + "' -j 1 -o '" + dir_ + "plain'").exit_code, 0);
   const Cli r = RunRocesim("sweep '" + sweep + "' -j 1 --threads 2 -o '" + dir_ + "threads'");
   ASSERT_EQ(r.exit_code, 0) << r.output;

@@ -23,13 +23,15 @@ namespace rocesim {
 // window (in two slots, by window parity, for the reason the outboxes
 // alternate) and what the job agreed on.
 struct PartitionedRun::Shared {
-  explicit Shared(uint32_t n) : sync(n, SpinBarrier::ForCores(n, UsableCores())) {
+  Shared(uint32_t threads, uint32_t partitions)
+      : sync(threads, SpinBarrier::ForCores(threads, UsableCores())) {
     for (Slot& s : slots) {
-      s.next.resize(n);
-      s.finished.resize(n);
-      s.bytes_finished.resize(n);
-      s.events.resize(n);
+      s.next.resize(partitions);
+      s.finished.resize(partitions);
+      s.bytes_finished.resize(partitions);
+      s.events.resize(partitions);
     }
+    for (auto& c : claims) c = std::make_unique<Claim[]>(threads);
   }
   struct Slot {
     std::vector<Time> next;               // per local partition: its earliest pending event
@@ -40,11 +42,15 @@ struct PartitionedRun::Shared {
   };
   std::array<Slot, 2> slots;
   SpinBarrier sync;
+  // Per thread, by window parity: how far the window's claims have got
+  // through the thread's own partitions (PartitionedRun::ClaimPartition).
+  struct alignas(64) Claim {
+    std::atomic<uint32_t> next{0};
+  };
+  std::array<std::unique_ptr<Claim[]>, 2> claims;
+
   // MPI: the job's agreement, filled by thread 0 between two barriers.
-  Time global_next = kTimeMax;
-  uint64_t global_finished = 0;
-  uint64_t global_events = 0;
-  bool global_stop = false;
+  Agreement global;
   bool last_window_clipped = false;  // the last window ran only up to the duration
   bool interrupted = false;          // the partitions agreed to stop early
   // The deadlock detector's samples: each partition's, then everyone's.
@@ -52,27 +58,37 @@ struct PartitionedRun::Shared {
   std::vector<DeadlockSample> all_samples;
 };
 
-PartitionedRun::PartitionedRun(const Scenario& scenario, uint32_t threads, RankExchange* exchange)
-    : scenario_(scenario), threads_(std::max(threads, 1u)), exchange_(exchange) {
+PartitionedRun::PartitionedRun(const Scenario& scenario, uint32_t threads, RankExchange* exchange,
+                               uint32_t partitions)
+    : scenario_(scenario),
+      threads_(std::max(threads, 1u)),
+      locals_(std::max(partitions, threads_)),
+      exchange_(exchange) {
   const uint32_t ranks = exchange_ ? exchange_->Ranks() : 1;
   const uint32_t rank = exchange_ ? exchange_->Rank() : 0;
-  first_partition_ = rank * threads_;
-  replicas_.resize(threads_);
+  first_partition_ = rank * locals_;
+  replicas_.resize(locals_);
+  // Each thread's own partitions, a contiguous run of them.
+  home_.resize(threads_);
+  for (uint32_t p = 0; p < locals_; ++p)
+    home_[static_cast<uint64_t>(p) * threads_ / locals_].push_back(p);
   // Every rank of an MPI job lays out and cuts the fabric the same way
   // (METIS with a fixed seed on the same graph), so no rank needs to be told
   // which nodes are whose. The threads' replicas share the layout.
   const std::shared_ptr<const FabricLayout> layout = LayoutFabric(scenario_);
-  partitioning_ = PartitionFabric(*layout, scenario_, ranks * threads_);
+  partitioning_ = PartitionFabric(*layout, scenario_, ranks * locals_);
   std::vector<std::exception_ptr> errors(threads_);
   {
     std::vector<std::thread> builders;
     for (uint32_t t = 0; t < threads_; ++t)
       builders.emplace_back([&, t] {
         try {
-          const uint32_t part = first_partition_ + t;
-          const PartitionPlace place{&partitioning_.node_part, part, partitioning_.parts,
-                                     part == 0};
-          replicas_[t] = std::make_unique<Simulation>(scenario_, layout, place);
+          for (uint32_t p : home_[t]) {
+            const uint32_t part = first_partition_ + p;
+            const PartitionPlace place{&partitioning_.node_part, part, partitioning_.parts,
+                                       part == 0};
+            replicas_[p] = std::make_unique<Simulation>(scenario_, layout, place);
+          }
         } catch (...) {
           errors[t] = std::current_exception();
         }
@@ -81,25 +97,10 @@ PartitionedRun::PartitionedRun(const Scenario& scenario, uint32_t threads, RankE
   }
   for (const std::exception_ptr& e : errors)
     if (e) std::rethrow_exception(e);
-  shared_ = std::make_unique<Shared>(threads_);
-  shared_->samples.resize(threads_);
-  busy_.assign(threads_, 0);
-  windows_.assign(threads_, 0);
-  // The deadlock detector samples in every partition at the same event (the
-  // last of its picosecond, in the same window everywhere): the partitions
-  // meet there, pool their parts of the wait-for graph, and go on.
-  for (uint32_t t = 0; t < threads_; ++t)
-    replicas_[t]->SetDeadlockExchange([this, t](DeadlockSample mine) {
-      Shared& sh = *shared_;
-      sh.samples[t] = std::move(mine);
-      sh.sync.Wait();
-      if (t == 0)
-        sh.all_samples = exchange_ ? exchange_->AllDeadlockSamples(sh.samples) : sh.samples;
-      sh.sync.Wait();
-      std::vector<DeadlockSample> all = sh.all_samples;
-      sh.sync.Wait();
-      return all;
-    });
+  shared_ = std::make_unique<Shared>(threads_, locals_);
+  shared_->samples.resize(locals_);
+  busy_.assign(locals_, 0);
+  windows_.assign(locals_, 0);
 }
 
 PartitionedRun::~PartitionedRun() = default;
@@ -123,122 +124,186 @@ void RethrowFirstFailure(const std::vector<std::exception_ptr>& errors) {
 }
 }  // namespace
 
-// One partition's thread. Window w (from 1):
+// One thread of the run. Window w (from 1), for each local partition the
+// thread takes (its own first, then, with more partitions than threads,
+// those the other threads have not yet begun):
 //   take in the frames other partitions sent to this one in window w - 1
-//     (outbox set (w - 1) & 1) and decide, from what every partition
-//     published after window w - 1, where window w starts, or that the run
-//     is over: identically in every thread;
+//     (outbox set (w - 1) & 1);
 //   run the window's events, writing frames for other partitions into the
 //     outbox set w & 1 (cleared first: its readers finished with it before
 //     the last barrier);
 //   publish into slot w & 1 the earliest event pending here or landing from
-//     a frame sent here, flows finished and events counted, and (thread 0
-//     only, so that all threads read one answer) whether a stop was
-//     requested (Ctrl-C: sim/stop_request.h);
-//   barrier [MPI: thread 0 exchanges with the other ranks; barrier].
-// A requested stop ends the run before the next window, in every partition
-// and rank alike.
+//     a frame sent here, flows finished and events counted;
+// then (thread 0 only, so that all threads read one answer) whether a stop
+// was requested (Ctrl-C: sim/stop_request.h); barrier [MPI: thread 0
+// exchanges with the other ranks; barrier]; and every thread decides, from
+// what every partition published, where window w + 1 starts, or that the
+// run is over: identically in every thread. A requested stop ends the run
+// before the next window, in every partition and rank alike.
 // One barrier a window: the double sets of outboxes and published slots keep
 // a fast thread's writes for window w + 1 away from a slow thread's reads of
 // window w's.
-void PartitionedRun::RunPartition(uint32_t t, const Simulation::ProgressFn& progress) {
-  Simulation& sim = *replicas_[t];
-  Fabric& f = sim.fabric();
+//
+// A window holding a deadlock sample (monitors.deadlock: at every multiple of
+// its period, in every partition) runs in two halves: every partition runs
+// up to and including its sample; barrier; thread 0 pools the samples (and
+// the other ranks'); barrier; every partition takes the detector's step on
+// the whole graph and runs the rest of the window. Each half is a phase of
+// claims (ClaimPartition), so any thread may run either half.
+void PartitionedRun::RunThread(uint32_t t, const Simulation::ProgressFn& progress) {
   Shared& sh = *shared_;
-  const uint32_t part = first_partition_ + t;
-  const uint32_t parts = partitioning_.parts;
   const Time until = scenario_.duration;
-  const uint64_t total_flows = f.flows.size();
-  const Time quantum = sim.quantum();
+  const uint64_t total_flows = replicas_[0]->fabric().flows.size();
+  const Time quantum = replicas_[0]->quantum();
   uint64_t reported = 0;
-  auto publish = [&](uint64_t window) {
-    Shared::Slot& slot = sh.slots[window & 1];
-    slot.next[t] = std::min(sim.NextEventTime(), f.outbox_min_arrive);
-    slot.finished[t] = f.flows_finished;
-    slot.bytes_finished[t] = f.bytes_finished;
-    slot.events[t] = sim.CountedEvents();
-    if (t == 0) slot.stop = StopRequested();
-    f.outbox_min_arrive = kTimeMax;
+  uint64_t phase = 0;
+  // Runs `body` on every partition this thread claims in this phase, then
+  // meets the others; the phase's claims are then reset for its next use.
+  // Thread 0 also votes into `vote` whether a stop was requested.
+  auto run_phase = [&](auto&& body, Shared::Slot* vote) {
+    for (int64_t p; (p = ClaimPartition(t, phase)) >= 0;) body(static_cast<uint32_t>(p));
+    if (t == 0 && vote) vote->stop = StopRequested();
     sh.sync.Wait();
-    if (exchange_) {
-      if (t == 0) {
-        Time next = *std::min_element(slot.next.begin(), slot.next.end());
-        uint64_t finished = 0, events = 0;
-        for (uint32_t i = 0; i < threads_; ++i) {
-          finished += slot.finished[i];
-          events += slot.events[i];
-        }
-        bool stop = slot.stop;
-        exchange_->ExchangeWindow(replicas_, first_partition_, (window & 1) * parts, next, finished,
-                                  events, stop);
-        sh.global_next = next;
-        sh.global_finished = finished;
-        sh.global_events = events;
-        sh.global_stop = stop;
-      }
-      sh.sync.Wait();
-    }
+    // Every thread finished claiming from this phase's set before the
+    // barrier, and none claims from it again before the next one.
+    sh.claims[phase & 1][t].next.store(0, std::memory_order_relaxed);
+    ++phase;
   };
-  publish(0);
-  for (uint64_t window = 1;; ++window) {
-    const uint64_t last = window - 1;
-    const uint32_t last_base = (last & 1) * parts;
-    for (uint32_t s = 0; s < threads_; ++s)
-      if (s != t)
-        for (const CrossFramesView from = replicas_[s]->fabric().outbox[last_base + part].View();
-             const CrossFrame& c : from.frames)
-          f.ReceiveAcross(c, from);
-    Time start;
-    uint64_t finished, events;
-    bool stop;
-    if (exchange_) {
-      for (const CrossFramesView& from : exchange_->Inbox(part))
-        for (const CrossFrame& c : from.frames) f.ReceiveAcross(c, from);
-      start = sh.global_next;
-      finished = sh.global_finished;
-      events = sh.global_events;
-      stop = sh.global_stop;
-    } else {
-      const Shared::Slot& slot = sh.slots[last & 1];
-      stop = slot.stop;
-      start = *std::min_element(slot.next.begin(), slot.next.end());
-      finished = events = 0;
-      for (uint32_t i = 0; i < threads_; ++i) {
-        finished += slot.finished[i];
-        events += slot.events[i];
-      }
-    }
-    if (t == 0 && progress && events - reported >= 0x10000) {
-      reported = events;
+  auto timed = [&](uint32_t p, auto&& work) {
+    const auto from = std::chrono::steady_clock::now();
+    work();
+    busy_[p] += std::chrono::duration<double>(std::chrono::steady_clock::now() - from).count();
+  };
+  // Window 0 only publishes where each partition's first event is.
+  run_phase([&](uint32_t p) { Publish(p, 0); }, &sh.slots[0]);
+  for (uint64_t window = 0;; ++window) {
+    const Agreement a = Agree(t, window);
+    if (t == 0 && progress && a.events - reported >= 0x10000) {
+      reported = a.events;
       // The finished bytes of this process's partitions: the whole job's
       // without MPI; under MPI (not exchanged) the ETA goes by time alone.
       int64_t bytes = 0;
-      for (int64_t b : sh.slots[last & 1].bytes_finished) bytes += b;
-      progress({.now = std::min(start, until),
-                .events = events,
-                .flows_finished = finished,
+      for (int64_t b : sh.slots[window & 1].bytes_finished) bytes += b;
+      progress({.now = std::min(a.start, until),
+                .events = a.events,
+                .flows_finished = a.finished,
                 .flows_total = total_flows,
                 .bytes_finished = exchange_ ? 0 : bytes,
-                .bytes_total = exchange_ ? 0 : sim.OfferedBytes(),
-                .traffic_start = sim.TrafficStart()});
+                .bytes_total = exchange_ ? 0 : replicas_[0]->OfferedBytes(),
+                .traffic_start = replicas_[0]->TrafficStart()});
     }
-    if (total_flows > 0 && finished == total_flows) break;
-    if (start == kTimeMax || start > until) break;
-    if (stop) {  // every partition and rank sees the same answer here
+    bool over =
+        (total_flows > 0 && a.finished == total_flows) || a.start == kTimeMax || a.start > until;
+    if (a.stop && !over) {  // every partition and rank sees the same answer here
       if (t == 0) sh.interrupted = true;
-      break;
+      over = true;
     }
-    const Time window_end = start + (quantum - 1);
-    if (t == 0) sh.last_window_clipped = window_end > until;
-    const uint32_t base = (window & 1) * parts;
-    f.outbox_base = base;
-    for (uint32_t d = 0; d < parts; ++d) f.outbox[base + d].Clear();
-    const auto busy_from = std::chrono::steady_clock::now();
-    sim.RunEvents(std::min(window_end, until), nullptr);
-    busy_[t] += std::chrono::duration<double>(std::chrono::steady_clock::now() - busy_from).count();
-    publish(window);
-    ++windows_[t];
+    if (over) {
+      // The last window's frames land (their arrivals stay pending, counted
+      // as in the network, as in the serial run).
+      run_phase([&](uint32_t p) { TakeIn(p, window); }, nullptr);
+      return;
+    }
+    const uint64_t next = window + 1;
+    const Time end = a.start + (quantum - 1);
+    const Time last = std::min(end, until);
+    if (t == 0) sh.last_window_clipped = end > until;
+    const Time check = replicas_[0]->DeadlockCheckFrom(a.start);
+    if (check <= last) {
+      run_phase(
+          [&](uint32_t p) {
+            Open(p, next);
+            timed(p, [&] { sh.samples[p] = replicas_[p]->RunThroughDeadlockCheck(check); });
+          },
+          nullptr);
+      if (t == 0)
+        sh.all_samples = exchange_ ? exchange_->AllDeadlockSamples(sh.samples) : sh.samples;
+      sh.sync.Wait();
+    }
+    run_phase(
+        [&](uint32_t p) {
+          if (check <= last) {
+            replicas_[p]->ResolveDeadlock(sh.all_samples);
+          } else {
+            Open(p, next);
+          }
+          timed(p, [&] { replicas_[p]->RunEvents(last, nullptr); });
+          ++windows_[p];
+          Publish(p, next);
+        },
+        &sh.slots[next & 1]);
   }
+}
+
+void PartitionedRun::Open(uint32_t p, uint64_t window) {
+  TakeIn(p, window - 1);
+  Fabric& f = replicas_[p]->fabric();
+  const uint32_t parts = partitioning_.parts;
+  f.outbox_base = (window & 1) * parts;
+  for (uint32_t d = 0; d < parts; ++d) f.outbox[f.outbox_base + d].Clear();
+}
+
+void PartitionedRun::Publish(uint32_t p, uint64_t window) {
+  Simulation& sim = *replicas_[p];
+  Fabric& f = sim.fabric();
+  Shared::Slot& slot = shared_->slots[window & 1];
+  slot.next[p] = std::min(sim.NextEventTime(), f.outbox_min_arrive);
+  slot.finished[p] = f.flows_finished;
+  slot.bytes_finished[p] = f.bytes_finished;
+  slot.events[p] = sim.CountedEvents();
+  f.outbox_min_arrive = kTimeMax;
+}
+
+PartitionedRun::Agreement PartitionedRun::Agree(uint32_t t, uint64_t window) {
+  Shared& sh = *shared_;
+  const Shared::Slot& slot = sh.slots[window & 1];
+  Agreement a{.start = *std::min_element(slot.next.begin(), slot.next.end()),
+              .finished = 0,
+              .events = 0,
+              .stop = slot.stop};
+  for (uint32_t i = 0; i < locals_; ++i) {
+    a.finished += slot.finished[i];
+    a.events += slot.events[i];
+  }
+  if (!exchange_) return a;
+  // Thread 0 agrees with the other ranks; every thread reads its answer.
+  if (t == 0) {
+    exchange_->ExchangeWindow(replicas_, first_partition_, (window & 1) * partitioning_.parts,
+                              a.start, a.finished, a.events, a.stop);
+    sh.global = a;
+  }
+  sh.sync.Wait();
+  return sh.global;
+}
+
+void PartitionedRun::TakeIn(uint32_t p, uint64_t window) {
+  Fabric& f = replicas_[p]->fabric();
+  const uint32_t part = first_partition_ + p;
+  const uint32_t base = (window & 1) * partitioning_.parts;
+  for (uint32_t s = 0; s < locals_; ++s)
+    if (s != p)
+      for (const CrossFramesView from = replicas_[s]->fabric().outbox[base + part].View();
+           const CrossFrame& c : from.frames)
+        f.ReceiveAcross(c, from);
+  if (exchange_)
+    for (const CrossFramesView& from : exchange_->Inbox(part))
+      for (const CrossFrame& c : from.frames) f.ReceiveAcross(c, from);
+}
+
+int64_t PartitionedRun::ClaimPartition(uint32_t t, uint64_t phase) {
+  Shared::Claim* claims = shared_->claims[phase & 1].get();
+  // With one partition per thread nothing is gained by taking another's:
+  // it only moves a partition's state to another core's caches.
+  const uint32_t victims = locals_ > threads_ ? threads_ : 1;
+  for (uint32_t k = 0; k < victims; ++k) {
+    const uint32_t v = (t + k) % threads_;
+    const std::vector<uint32_t>& list = home_[v];
+    std::atomic<uint32_t>& next = claims[v].next;
+    if (next.load(std::memory_order_relaxed) >= list.size()) continue;
+    if (const uint32_t i = next.fetch_add(1, std::memory_order_relaxed); i < list.size())
+      return list[i];
+  }
+  return -1;
 }
 
 namespace {
@@ -249,20 +314,20 @@ std::string PartitionDir(const std::string& dir, uint32_t partition) {
 
 std::string PartitionedRun::Balance() const {
   std::string s = fmt::format("{} windows; seconds running events per partition:", windows_[0]);
-  for (uint32_t t = 0; t < threads_; ++t) s += fmt::format(" {:.2f}", busy_[t]);
+  for (uint32_t t = 0; t < locals_; ++t) s += fmt::format(" {:.2f}", busy_[t]);
   s += "; events:";
-  for (uint32_t t = 0; t < threads_; ++t) s += fmt::format(" {}", replicas_[t]->CountedEvents());
+  for (uint32_t t = 0; t < locals_; ++t) s += fmt::format(" {}", replicas_[t]->CountedEvents());
   return s;
 }
 
 void PartitionedRun::EnableMonitors(const std::string& dir) {
-  for (uint32_t t = 0; t < threads_; ++t) {
+  for (uint32_t t = 0; t < locals_; ++t) {
     replicas_[t]->EnableCaptures(dir);
     replicas_[t]->EnableQlenMonitor();
   }
   if (scenario_.monitors.interval <= 0) return;
   monitor_dir_ = dir;
-  for (uint32_t t = 0; t < threads_; ++t) {
+  for (uint32_t t = 0; t < locals_; ++t) {
     const std::string part_dir = PartitionDir(dir, first_partition_ + t);
     std::filesystem::create_directories(part_dir);
     replicas_[t]->OpenTimeSeries(part_dir);
@@ -279,7 +344,7 @@ RunStats PartitionedRun::Run(const Simulation::ProgressFn& progress) {
   // then rethrows the first failure that is not such a stop.
   auto run_partition = [&](uint32_t t, const Simulation::ProgressFn& p) {
     try {
-      RunPartition(t, p);
+      RunThread(t, p);
     } catch (...) {
       errors[t] = std::current_exception();
       shared_->sync.Abort();
@@ -313,7 +378,7 @@ void PartitionedRun::Merge(RunStats& stats) {
   Shared& sh = *shared_;
   uint64_t events = 0;
   Time end = 0;
-  for (uint32_t t = 0; t < threads_; ++t) {
+  for (uint32_t t = 0; t < locals_; ++t) {
     events += replicas_[t]->CountedEvents();
     end = std::max(end, replicas_[t]->fabric().now);
   }
@@ -321,7 +386,7 @@ void PartitionedRun::Merge(RunStats& stats) {
   const std::vector<uint32_t>& node_part = partitioning_.node_part;
   auto owner = [&](uint32_t node) -> Fabric* {
     const uint32_t p = node_part[node];
-    if (p - first_partition_ >= threads_) return nullptr;  // on another rank
+    if (p - first_partition_ >= locals_) return nullptr;  // on another rank
     return &replicas_[p - first_partition_]->fabric();
   };
   // Flows: the requester's side from the sender's partition, the
@@ -342,26 +407,26 @@ void PartitionedRun::Merge(RunStats& stats) {
   // The ops log: each partition's entries for its own nodes (a fault every
   // replica runs logs in each), in the serial order of their events.
   std::vector<OpsEvent> log;
-  for (uint32_t t = 0; t < threads_; ++t)
+  for (uint32_t t = 0; t < locals_; ++t)
     for (const OpsEvent& e : replicas_[t]->fabric().ops.events)
       if (replicas_[t]->IsLocalNode(e.node)) log.push_back(e);
   std::stable_sort(log.begin(), log.end(), OpsEventBefore);
   out.ops.events = std::move(log);
   // The PFC trace: each frame lands in the partition of the node receiving it.
   std::vector<PfcTraceEntry> trace;
-  for (uint32_t t = 0; t < threads_; ++t)
+  for (uint32_t t = 0; t < locals_; ++t)
     for (const PfcTraceEntry& e : replicas_[t]->fabric().pfc_trace)
       if (replicas_[t]->IsLocalNode(e.node)) trace.push_back(e);
   std::sort(trace.begin(), trace.end(), PfcTraceBefore);
   out.pfc_trace = std::move(trace);
   // Queue-length dumps: each partition's own switch ports.
   std::vector<QlenDumpLine> qlen;
-  for (uint32_t t = 0; t < threads_; ++t)
+  for (uint32_t t = 0; t < locals_; ++t)
     for (const QlenDumpLine& l : replicas_[t]->fabric().qlen_dumps) qlen.push_back(l);
   std::sort(qlen.begin(), qlen.end(), QlenDumpBefore);
   out.qlen_dumps = std::move(qlen);
   uint64_t in_network = 0, in_network_payload = 0;
-  for (uint32_t t = 0; t < threads_; ++t) {
+  for (uint32_t t = 0; t < locals_; ++t) {
     const Fabric& f = replicas_[t]->fabric();
     uint64_t payload = 0;
     in_network += f.FramesInNetwork(&payload);
@@ -373,7 +438,7 @@ void PartitionedRun::Merge(RunStats& stats) {
     out.ops.watchdog_restores += f.ops.watchdog_restores;
   }
   if (exchange_)
-    exchange_->MergeInto(*replicas_[0], partitioning_, first_partition_, threads_, events, end,
+    exchange_->MergeInto(*replicas_[0], partitioning_, first_partition_, locals_, events, end,
                          in_network, in_network_payload);
   stats.events = events;
   stats.in_network_frames = in_network;
@@ -384,7 +449,7 @@ void PartitionedRun::Merge(RunStats& stats) {
   // were left beyond it.
   stats.end_time = end;
   Time next = kTimeMax;
-  for (uint32_t t = 0; t < threads_; ++t) next = std::min(next, replicas_[t]->NextEventTime());
+  for (uint32_t t = 0; t < locals_; ++t) next = std::min(next, replicas_[t]->NextEventTime());
   if (exchange_) next = exchange_->MinTime(next);
   if (!sh.interrupted && (sh.last_window_clipped || (!stats.all_flows_done && next != kTimeMax)))
     stats.end_time = std::max(end, scenario_.duration);

@@ -18,6 +18,14 @@
 // reading. Ranks of an MPI job (apps/mpi_rank_exchange.h) each run one or more of
 // these thread partitions and exchange between ranks at the same barriers.
 //
+// A machine may hold more partitions than threads (`--partitions`): each
+// window a thread runs its own partitions, then takes any that another
+// thread has not begun. A partition keeps to its thread unless its thread
+// falls behind, so its state stays in that core's caches; and a fabric cut
+// finer than the thread count has partitions small enough to fit them
+// (bench/NOTES.md, eighteenth session: k32 on 2 threads 31.7 s with 2
+// partitions, 23.5 s with 8).
+//
 // What each partition holds: its own nodes' ports (and the far ends of
 // their links, where frames from other partitions land), its switches' MMU
 // and queue state, the NICs of the hosts whose ports it holds, its
@@ -48,10 +56,15 @@ class RankExchange;
 
 class PartitionedRun {
  public:
-  // Builds `threads` replicas on this machine (for `exchange`: this rank's
-  // share of rank count x threads partitions), in parallel. Throws
+  // Cuts the fabric into `partitions` partitions per machine (at least
+  // `threads`; for `exchange`: this rank's share of rank count x partitions)
+  // and builds them, in parallel, to run on `threads` threads. With more
+  // partitions than threads, each window every thread runs its own
+  // partitions first and then takes those that other threads have not begun,
+  // so a window's work spreads over the threads as it falls. Throws
   // PartitionError when the fabric cannot be cut that many ways.
-  PartitionedRun(const Scenario& scenario, uint32_t threads, RankExchange* exchange = nullptr);
+  PartitionedRun(const Scenario& scenario, uint32_t threads, RankExchange* exchange = nullptr,
+                 uint32_t partitions = 0);
   ~PartitionedRun();
 
   // Opens what `monitors` writes: the time-series files, each partition's
@@ -72,18 +85,39 @@ class PartitionedRun {
   std::string Balance() const;
 
  private:
-  void RunPartition(uint32_t t, const Simulation::ProgressFn& progress);
+  void RunThread(uint32_t t, const Simulation::ProgressFn& progress);
+  // Local partition p takes in the frames other partitions sent it in `window`.
+  void TakeIn(uint32_t p, uint64_t window);
+  // Before p runs `window`: takes in window - 1's frames, clears its outboxes for this one.
+  void Open(uint32_t p, uint64_t window);
+  // After p ran `window`: its earliest pending event (or frame it sent),
+  // flows finished and events, into the window's slot.
+  void Publish(uint32_t p, uint64_t window);
+  // What every partition (and rank) published after `window`: where the next
+  // window starts (kTimeMax: nothing left), flows finished, events, a stop.
+  struct Agreement {
+    Time start = kTimeMax;
+    uint64_t finished = 0;
+    uint64_t events = 0;
+    bool stop = false;
+  };
+  Agreement Agree(uint32_t t, uint64_t window);
+  // The next local partition thread t runs in `phase` (its own first, then
+  // any another thread has not begun), or -1 when none is left.
+  int64_t ClaimPartition(uint32_t t, uint64_t phase);
   void Merge(RunStats& stats);
 
   Scenario scenario_;
   uint32_t threads_;
+  uint32_t locals_;  // partitions on this machine (or rank)
   RankExchange* exchange_;
   std::string monitor_dir_;       // "" when monitors are off
   uint32_t first_partition_ = 0;  // of this rank
   Partitioning partitioning_;
-  std::vector<std::unique_ptr<Simulation>> replicas_;
-  std::vector<double> busy_;       // per local partition: seconds in RunEvents
-  std::vector<uint64_t> windows_;  // per local partition: windows run
+  std::vector<std::unique_ptr<Simulation>> replicas_;  // per local partition
+  std::vector<std::vector<uint32_t>> home_;            // per thread: its own partitions
+  std::vector<double> busy_;                           // per local partition: seconds in RunEvents
+  std::vector<uint64_t> windows_;                      // per local partition: windows run
   struct Shared;
   std::unique_ptr<Shared> shared_;
 };

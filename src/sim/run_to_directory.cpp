@@ -1,5 +1,7 @@
 #include "sim/run_to_directory.h"
 
+#include <algorithm>
+
 #include "sim/partitioned_run.h"
 #include "stats/results_writer.h"
 
@@ -19,16 +21,16 @@ const RunStats& ThrowIfBroken(const RunStats& stats) {
 }  // namespace
 
 RunStats RunToDirectory(const Scenario& scenario, uint32_t threads, const std::string& dir,
-                        const Simulation::ProgressFn& progress) {
-  // As apps/run_command.cpp: one thread is a serial run, more a partitioned one.
-  if (threads <= 1) {
+                        const Simulation::ProgressFn& progress, uint32_t partitions) {
+  // As apps/run_command.cpp: one partition is a serial run, more a partitioned one.
+  if (std::max(threads, partitions) <= 1) {
     Simulation sim(scenario);
     sim.EnableMonitors(dir);
     const RunStats stats = sim.Run(progress);
     WriteResults(sim, stats, dir);
     return ThrowIfBroken(stats);
   }
-  PartitionedRun run(scenario, threads);
+  PartitionedRun run(scenario, threads, nullptr, partitions);
   run.EnableMonitors(dir);
   const RunStats stats = run.Run(progress);
   WriteResults(run.result(), stats, dir);

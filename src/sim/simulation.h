@@ -99,10 +99,16 @@ class Simulation {
   Time TrafficStart() const;
   // Bytes of all flows together.
   int64_t OfferedBytes() const;
-  // A partition's deadlock detector: given this partition's part of the
-  // wait-for graph at a sample, returns every partition's (a collective).
-  using DeadlockExchange = std::function<std::vector<DeadlockSample>(DeadlockSample)>;
-  void SetDeadlockExchange(DeadlockExchange x) { deadlock_exchange_ = std::move(x); }
+  // A partition's deadlock detector works in two steps around a meeting of
+  // all partitions (sim/partitioned_run.cpp): RunThroughDeadlockCheck runs
+  // the events up to and including the sample at `check` (a multiple of
+  // DeadlockPeriod()) and returns this partition's part of the wait-for
+  // graph; ResolveDeadlock then takes every partition's part and does the
+  // detector's step, at the same instant, before any later event.
+  DeadlockSample RunThroughDeadlockCheck(Time check);
+  void ResolveDeadlock(const std::vector<DeadlockSample>& samples);
+  // The first deadlock sample at or after `t`, or kTimeMax with the detector off.
+  Time DeadlockCheckFrom(Time t) const;
 
   const Fabric& fabric() const { return fabric_; }
   Fabric& fabric() { return fabric_; }
@@ -150,6 +156,8 @@ class Simulation {
   IdealMessage IdealMessageOf(const Flow& flow, Time delivered) const;
   // The links, in order, frames with ECMP key `key` take from src to dst.
   std::vector<Hop> PathOf(uint32_t src, uint32_t dst, uint64_t key) const;
+  // Runs one event (RunEvents' body).
+  void Fire(const Event& e);
   void Dispatch(const Event& e);
   [[gnu::noinline]] void DispatchOps(const Event& e);
   // Recomputes routes on the links that are up (a link_down fault's
@@ -175,7 +183,9 @@ class Simulation {
   std::vector<uint8_t> local_host_;  // per host, the same
   uint64_t uncounted_ = 0;           // replicated events another replica counts
   bool coordinator_ = true;
-  DeadlockExchange deadlock_exchange_;
+  // A partition's detector (RunThroughDeadlockCheck): the sample taken at
+  // kDeadlockCheck, resolved once every partition's part is in.
+  std::optional<DeadlockSample> deadlock_sample_;
   std::unique_ptr<Monitor> monitor_;
   std::unique_ptr<HpccQlenMonitor> qlen_;  // output.hpcc_qlen
   // kMonitor's target for the queue-length monitor's samples (0: monitors').

@@ -160,6 +160,15 @@ class RunTest(unittest.TestCase):
         for name in rocesim.Result.TABLES:
             pd.testing.assert_frame_equal(serial.table(name), parted.table(name))
 
+    def test_partitions_shared_by_threads_give_the_serial_results(self):
+        serial = rocesim.run(QUICKSTART, overrides=MONITORED)
+        shared = rocesim.run(QUICKSTART, overrides=MONITORED, threads=2, partitions=3)
+        self.assertEqual(without_run(serial.summary), without_run(shared.summary))
+        for name in rocesim.Result.TABLES:
+            pd.testing.assert_frame_equal(serial.table(name), shared.table(name))
+        with self.assertRaisesRegex(ValueError, "partitions"):
+            rocesim.run(QUICKSTART, threads=2, partitions=1)
+
     def test_run_releases_the_gil(self):
         # While a run goes in another thread, this thread keeps running: its
         # longest pause is far shorter than the run (with the GIL held it

@@ -17,12 +17,12 @@
                       out="results/kmin", jobs=4, progress=print)
     s.table            # sweep.csv: one row per point
 
-run(scenario, overrides=None, seed=None, threads=1) -> Result
+run(scenario, overrides=None, seed=None, threads=1, partitions=None) -> Result
     scenario: a scenario file's path or a dict with the file's structure,
     validated by the same reader as `rocesim run` (a dict's errors name
     "<dict>" and the field's path). overrides: {"key.path": value} as
-    `--set`. threads: `--threads` (identical results). The simulation runs
-    with the GIL released.
+    `--set`. threads, partitions: `--threads`, `--partitions` (identical
+    results). The simulation runs with the GIL released.
 
 Result
     .flows .queues .ports .rates .counters .events: pandas DataFrames with

@@ -80,10 +80,10 @@ Scenario Read(const std::string& source, bool is_text, const std::string& name,
 // run was interrupted (partial results).
 bool RunInto(const std::string& source, bool is_text, const std::string& name,
              const std::vector<std::string>& overrides, std::optional<uint64_t> seed,
-             uint32_t threads, const std::string& dir) {
+             uint32_t threads, uint32_t partitions, const std::string& dir) {
   const Scenario scenario = Read(source, is_text, name, overrides, seed);
   py::gil_scoped_release no_gil;  // the simulation touches no Python object
-  return RunToDirectory(scenario, threads, dir).interrupted;
+  return RunToDirectory(scenario, threads, dir, nullptr, partitions).interrupted;
 }
 
 // A sweep as the command line reads it (src/sweep/sweep_spec.h), for
@@ -159,7 +159,8 @@ PYBIND11_MODULE(_core, m) {
       py::arg("source"), py::arg("is_text"), py::arg("name"), py::arg("overrides"), py::arg("seed"),
       "Reads and validates a scenario; raises ScenarioError");
   m.def("run_into", &RunInto, py::arg("source"), py::arg("is_text"), py::arg("name"),
-        py::arg("overrides"), py::arg("seed"), py::arg("threads"), py::arg("dir"),
+        py::arg("overrides"), py::arg("seed"), py::arg("threads"), py::arg("partitions"),
+        py::arg("dir"),
         "Runs a scenario into an empty directory (GIL released); True when interrupted");
   py::class_<SweepPlan>(m, "SweepPlan")
       .def(py::init<const std::string&, const std::string&, const std::string&>(), py::arg("text"),

@@ -87,7 +87,7 @@ def check(scenario, overrides=None, seed=None):
         reraise(e, name)
 
 
-def run(scenario, overrides=None, seed=None, threads=1):
+def run(scenario, overrides=None, seed=None, threads=1, partitions=None):
     """Runs a scenario and returns its Result.
 
     scenario   a scenario file's path, or a dict with the file's structure
@@ -96,18 +96,27 @@ def run(scenario, overrides=None, seed=None, threads=1):
     overrides  {"key.path": value} or ["key.path=value", ...], as
                `rocesim run --set` (applied in order, before `seed`)
     seed       replaces the scenario's seed (0 .. 2**64 - 1)
-    threads    partitions on this machine (`--threads`; identical results)
+    threads    threads on this machine (`--threads`; identical results)
+    partitions the fabric cut into this many partitions that the threads
+               share (`--partitions`; default one per thread; at least
+               `threads`)
 
     Raises ScenarioError (a ValueError) for a bad scenario. The GIL is
     released while the simulation runs."""
     if not isinstance(threads, int) or not 1 <= threads <= 1024:
         raise ValueError(f"threads: expected an integer from 1 to 1024, got {threads!r}")
+    if partitions is None:
+        partitions = threads
+    if not isinstance(partitions, int) or not threads <= partitions <= 4096:
+        raise ValueError(f"partitions: expected an integer from threads ({threads}) to 4096, "
+                         f"got {partitions!r}")
     _check_seed(seed)
     source, is_text, name = scenario_source(scenario)
     directory = tempfile.mkdtemp(prefix="rocesim-run-")
     result = Result(directory, owned=True)  # removes the directory when dropped
     try:
-        _core.run_into(source, is_text, name, override_args(overrides), seed, threads, directory)
+        _core.run_into(source, is_text, name, override_args(overrides), seed, threads, partitions,
+                       directory)
     except ScenarioError as e:
         reraise(e, name)
     result._load_summary()
