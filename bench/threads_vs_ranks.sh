@@ -3,8 +3,11 @@
 # with 2 MPI ranks through shared memory and with 2 MPI ranks by message
 # (ROCESIM_MPI_EXCHANGE=messages), in turn, for ROUNDS rounds (turns, not
 # blocks: this VM's speed drifts over minutes). Prints each run's wall and
-# CPU seconds (user + sys; for ranks, both ranks and mpirun), then the sums
-# with the speed-up over serial and the extra CPU. Checks that every run's
+# CPU seconds (user + sys; for ranks, both ranks and mpirun) and the
+# simulation's own wall seconds (summary.json run.wall_seconds: the windows,
+# without the process's start, the fabric's build, the results' writing or
+# MPI's start and end), then the sums with the speed-ups over serial and the
+# extra CPU. Checks that every run's
 # CSV tables are the serial run's. Never fails on time; exits 1 if results
 # differ.
 #
@@ -33,9 +36,11 @@ run() {  # way round
   /usr/bin/time -f '%e %U %S' -o "$OUT/time" "${cmd[@]}" -q -o "$dir" "${EXTRA[@]}" >"$OUT/log" 2>&1 ||
     { echo "$way failed:"; cat "$OUT/log"; exit 1; }
   read -r wall user sys <"$OUT/time"
-  awk -v k="$way" -v r="$2" -v w="$wall" -v u="$user" -v s="$sys" \
-    'BEGIN { printf "%-9s %5s %8s %8.2f\n", k, r, w, u + s }'
-  echo "$way $wall $user $sys" >>"$OUT/all"
+  sim=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["run"]["wall_seconds"])' \
+    "$dir/summary.json")
+  awk -v k="$way" -v r="$2" -v w="$wall" -v u="$user" -v s="$sys" -v m="$sim" \
+    'BEGIN { printf "%-9s %5s %8s %8.2f %8.2f\n", k, r, w, u + s, m }'
+  echo "$way $wall $user $sys $sim" >>"$OUT/all"
   if [ "$way" != serial ]; then
     for f in "$OUT/serial$2"/*.csv; do  # every table the scenario writes
       f=$(basename "$f")
@@ -43,18 +48,19 @@ run() {  # way round
     done
   fi
 }
-printf '%-9s %5s %8s %8s\n' way round wall_s cpu_s
+printf '%-9s %5s %8s %8s %8s\n' way round wall_s cpu_s sim_s
 for r in $(seq "$ROUNDS"); do
   for way in serial threads shared messages; do run "$way" "$r"; done
 done
 echo "sums over $ROUNDS rounds:"
-awk '{ w[$1] += $2; c[$1] += $3 + $4 }
+awk '{ w[$1] += $2; c[$1] += $3 + $4; m[$1] += $5 }
   END {
     split("serial threads shared messages", order, " ")
     for (i = 1; i <= 4; ++i) {
       k = order[i]
-      printf "%-9s wall %8.2f s  %5.2fx   cpu %8.2f s  %+5.1f%%\n", k, w[k], w["serial"] / w[k],
-             c[k], 100 * (c[k] / c["serial"] - 1)
+      printf "%-9s wall %8.2f s  %5.2fx   cpu %8.2f s  %+5.1f%%   sim %8.2f s  %5.2fx\n", k,
+             w[k], w["serial"] / w[k], c[k], 100 * (c[k] / c["serial"] - 1), m[k],
+             m["serial"] / m[k]
     }
   }' "$OUT/all"
 exit $status
