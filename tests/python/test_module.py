@@ -221,6 +221,14 @@ class SweepTest(unittest.TestCase):
             self.assertEqual(again, [])
             self.assertEqual(s.result(0).summary["seed"], 1)
 
+    def test_sweep_points_run_on_shared_partitions(self):
+        serial = rocesim.sweep(QUICKSTART, grid=self.GRID, set=self.SET, jobs=1)
+        shared = rocesim.sweep(QUICKSTART, grid=self.GRID, set=self.SET, jobs=1, partitions=3)
+        for i in range(len(serial.names)):
+            pd.testing.assert_frame_equal(serial.result(i).flows, shared.result(i).flows)
+        with self.assertRaisesRegex(ValueError, "partitions"):
+            rocesim.sweep(QUICKSTART, grid=self.GRID, threads=2, partitions=1)
+
     def test_dict_sweep_and_a_failing_point(self):
         with tempfile.TemporaryDirectory() as tmp:
             sc = quickstart_dict()

@@ -34,7 +34,7 @@ Result
     "run" object (wall time, memory).
 
 sweep(scenario, grid=None, points=None, set=None, out=None, jobs=None,
-      threads=1, progress=None) -> SweepResult
+      threads=1, progress=None, partitions=None) -> SweepResult
     The command line's sweep (docs/sweep.md) with the sweep file's keys as
     arguments: points run in `jobs` worker processes, one results directory
     each under `out`, finished points are kept (resume), sweep.csv is

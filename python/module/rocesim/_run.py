@@ -87,6 +87,19 @@ def check(scenario, overrides=None, seed=None):
         reraise(e, name)
 
 
+def check_parallelism(threads, partitions):
+    """Validates `threads` and `partitions` as `rocesim run` does; returns
+    the partition count (one per thread when None)."""
+    if not isinstance(threads, int) or not 1 <= threads <= 1024:
+        raise ValueError(f"threads: expected an integer from 1 to 1024, got {threads!r}")
+    if partitions is None:
+        return threads
+    if not isinstance(partitions, int) or not threads <= partitions <= 4096:
+        raise ValueError(f"partitions: expected an integer from threads ({threads}) to 4096, "
+                         f"got {partitions!r}")
+    return partitions
+
+
 def run(scenario, overrides=None, seed=None, threads=1, partitions=None):
     """Runs a scenario and returns its Result.
 
@@ -103,13 +116,7 @@ def run(scenario, overrides=None, seed=None, threads=1, partitions=None):
 
     Raises ScenarioError (a ValueError) for a bad scenario. The GIL is
     released while the simulation runs."""
-    if not isinstance(threads, int) or not 1 <= threads <= 1024:
-        raise ValueError(f"threads: expected an integer from 1 to 1024, got {threads!r}")
-    if partitions is None:
-        partitions = threads
-    if not isinstance(partitions, int) or not threads <= partitions <= 4096:
-        raise ValueError(f"partitions: expected an integer from threads ({threads}) to 4096, "
-                         f"got {partitions!r}")
+    partitions = check_parallelism(threads, partitions)
     _check_seed(seed)
     source, is_text, name = scenario_source(scenario)
     directory = tempfile.mkdtemp(prefix="rocesim-run-")

@@ -12,7 +12,8 @@ import tempfile
 import time
 
 from . import _core
-from ._run import DICT_SOURCE, Result, ScenarioError, reraise, run, scenario_source
+from ._run import (DICT_SOURCE, Result, ScenarioError, check_parallelism, reraise, run,
+                   scenario_source)
 
 try:
     import pandas as pd
@@ -69,10 +70,11 @@ def _read_table(path):
 def _run_point(task):
     """A worker's point: run, save into the sweep directory (complete or not
     at all); the error message instead when it fails."""
-    index, scenario, args, threads, target = task
+    index, scenario, args, threads, partitions, target = task
     start = time.monotonic()
     try:
-        run(scenario, overrides=args, threads=threads).save(target, force=True)
+        run(scenario, overrides=args, threads=threads, partitions=partitions).save(target,
+                                                                                  force=True)
         error = None
     except Exception as e:  # reported per point; the sweep goes on
         error = f"{type(e).__name__}: {e}"
@@ -80,7 +82,7 @@ def _run_point(task):
 
 
 def sweep(scenario, grid=None, points=None, set=None, out=None, jobs=None, threads=1,
-          progress=None):
+          progress=None, partitions=None):
     """Runs `scenario` (a path or a dict) at every point of a sweep and
     returns a SweepResult.
 
@@ -93,6 +95,8 @@ def sweep(scenario, grid=None, points=None, set=None, out=None, jobs=None, threa
               run again, and sweep.csv is (re)written there
     jobs      worker processes at once (default: the machine's cores)
     threads   each point partitioned over this many threads
+    partitions  ... into this many partitions (`--partitions`; default one
+              per thread)
     progress  called as progress(SweepProgress(done, total, name, ok, error,
               seconds)) in this process after each point
 
@@ -100,6 +104,7 @@ def sweep(scenario, grid=None, points=None, set=None, out=None, jobs=None, threa
     point, the sweep value to blame and the field)."""
     if grid is None and points is None:
         raise ValueError("sweep: give grid= and/or points=")
+    partitions = check_parallelism(threads, partitions)
     spec = {"grid": grid, "points": points, "set": set}
     source, is_text, name = scenario_source(scenario)
     with tempfile.TemporaryDirectory(prefix="rocesim-sweep-base-") as tmp:
@@ -123,7 +128,7 @@ def sweep(scenario, grid=None, points=None, set=None, out=None, jobs=None, threa
     listed = plan.points()
     names = [p[0] for p in listed]
     todo = [i for i in range(len(listed)) if not plan.finished(directory, i)]
-    tasks = [(i, scenario, listed[i][1], threads, os.path.join(directory, names[i]))
+    tasks = [(i, scenario, listed[i][1], threads, partitions, os.path.join(directory, names[i]))
              for i in todo]
     failed, errors = [], {}
 
