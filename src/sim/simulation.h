@@ -156,8 +156,6 @@ class Simulation {
   IdealMessage IdealMessageOf(const Flow& flow, Time delivered) const;
   // The links, in order, frames with ECMP key `key` take from src to dst.
   std::vector<Hop> PathOf(uint32_t src, uint32_t dst, uint64_t key) const;
-  // Runs one event (RunEvents' body).
-  void Fire(const Event& e);
   void Dispatch(const Event& e);
   [[gnu::noinline]] void DispatchOps(const Event& e);
   // Recomputes routes on the links that are up (a link_down fault's
