@@ -42,8 +42,9 @@ struct PartitionedRun::Shared {
   };
   std::array<Slot, 2> slots;
   SpinBarrier sync;
-  // Per thread, by window parity: how far the window's claims have got
-  // through the thread's own partitions (PartitionedRun::ClaimPartition).
+  // Per thread, by phase parity (a window is one phase, or two around a
+  // deadlock sample): how far the phase's claims have got through the
+  // thread's own partitions (PartitionedRun::ClaimPartition).
   struct alignas(64) Claim {
     std::atomic<uint32_t> next{0};
   };
@@ -100,7 +101,6 @@ PartitionedRun::PartitionedRun(const Scenario& scenario, uint32_t threads, RankE
   shared_ = std::make_unique<Shared>(threads_, locals_);
   shared_->samples.resize(locals_);
   busy_.assign(locals_, 0);
-  windows_.assign(locals_, 0);
 }
 
 PartitionedRun::~PartitionedRun() = default;
@@ -228,10 +228,10 @@ void PartitionedRun::RunThread(uint32_t t, const Simulation::ProgressFn& progres
             Open(p, next);
           }
           timed(p, [&] { replicas_[p]->RunEvents(last, nullptr); });
-          ++windows_[p];
           Publish(p, next);
         },
         &sh.slots[next & 1]);
+    if (t == 0) ++windows_;
   }
 }
 
@@ -313,7 +313,7 @@ std::string PartitionDir(const std::string& dir, uint32_t partition) {
 }  // namespace
 
 std::string PartitionedRun::Balance() const {
-  std::string s = fmt::format("{} windows; seconds running events per partition:", windows_[0]);
+  std::string s = fmt::format("{} windows; seconds running events per partition:", windows_);
   for (uint32_t t = 0; t < locals_; ++t) s += fmt::format(" {:.2f}", busy_[t]);
   s += "; events:";
   for (uint32_t t = 0; t < locals_; ++t) s += fmt::format(" {}", replicas_[t]->CountedEvents());

@@ -117,7 +117,7 @@ class PartitionedRun {
   std::vector<std::unique_ptr<Simulation>> replicas_;  // per local partition
   std::vector<std::vector<uint32_t>> home_;            // per thread: its own partitions
   std::vector<double> busy_;                           // per local partition: seconds in RunEvents
-  std::vector<uint64_t> windows_;                      // per local partition: windows run
+  uint64_t windows_ = 0;                               // windows run (thread 0 counts them)
   struct Shared;
   std::unique_ptr<Shared> shared_;
 };
