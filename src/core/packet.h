@@ -75,6 +75,11 @@ class PacketPool {
     --live_;
     free_.push_back(id);
   }
+  // Starts bringing in, for writing, the slot that the `k`-th Alloc from now
+  // will return if nothing is freed in between (a hint; no effect without one).
+  void PrefetchAlloc(size_t k) const {
+    if (k < free_.size()) __builtin_prefetch(&slots_[free_[free_.size() - 1 - k]], 1);
+  }
   Packet& operator[](PktId id) { return slots_[id]; }
   const Packet& operator[](PktId id) const { return slots_[id]; }
   size_t Live() const { return live_; }

@@ -152,9 +152,10 @@ struct Fabric {
   // Hands frame `id`, launched on cut port `port` to land at `arrive`, to the
   // partition that owns the far end (it leaves this replica's pool).
   void SendAcross(PortId port, PktId id, Time arrive);
-  // A frame another partition launched: onto this replica's copy of its
-  // wire, as Launch would have put it.
-  void ReceiveAcross(const CrossFrame& c, const CrossFramesView& from);
+  // The frames another partition launched (one outbox, or one rank's part
+  // of a message): each onto this replica's copy of its wire, as Launch
+  // would have put it.
+  void ReceiveAcross(const CrossFramesView& from);
 
   [[gnu::always_inline]] void Schedule(Time t, EventKind kind, uint32_t target, uint32_t arg = 0) {
     events.Push(t, kind, target, arg);

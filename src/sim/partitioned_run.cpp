@@ -281,13 +281,9 @@ void PartitionedRun::TakeIn(uint32_t p, uint64_t window) {
   const uint32_t part = first_partition_ + p;
   const uint32_t base = (window & 1) * partitioning_.parts;
   for (uint32_t s = 0; s < locals_; ++s)
-    if (s != p)
-      for (const CrossFramesView from = replicas_[s]->fabric().outbox[base + part].View();
-           const CrossFrame& c : from.frames)
-        f.ReceiveAcross(c, from);
+    if (s != p) f.ReceiveAcross(replicas_[s]->fabric().outbox[base + part].View());
   if (exchange_)
-    for (const CrossFramesView& from : exchange_->Inbox(part))
-      for (const CrossFrame& c : from.frames) f.ReceiveAcross(c, from);
+    for (const CrossFramesView& from : exchange_->Inbox(part)) f.ReceiveAcross(from);
 }
 
 int64_t PartitionedRun::ClaimPartition(uint32_t t, uint64_t phase) {
