@@ -310,23 +310,23 @@ std::string PartitionDir(const std::string& dir, uint32_t partition) {
 
 std::string PartitionedRun::Balance() const {
   std::string s = fmt::format("{} windows; seconds running events per partition:", windows_);
-  for (uint32_t t = 0; t < locals_; ++t) s += fmt::format(" {:.2f}", busy_[t]);
+  for (uint32_t p = 0; p < locals_; ++p) s += fmt::format(" {:.2f}", busy_[p]);
   s += "; events:";
-  for (uint32_t t = 0; t < locals_; ++t) s += fmt::format(" {}", replicas_[t]->CountedEvents());
+  for (uint32_t p = 0; p < locals_; ++p) s += fmt::format(" {}", replicas_[p]->CountedEvents());
   return s;
 }
 
 void PartitionedRun::EnableMonitors(const std::string& dir) {
-  for (uint32_t t = 0; t < locals_; ++t) {
-    replicas_[t]->EnableCaptures(dir);
-    replicas_[t]->EnableQlenMonitor();
+  for (uint32_t p = 0; p < locals_; ++p) {
+    replicas_[p]->EnableCaptures(dir);
+    replicas_[p]->EnableQlenMonitor();
   }
   if (scenario_.monitors.interval <= 0) return;
   monitor_dir_ = dir;
-  for (uint32_t t = 0; t < locals_; ++t) {
-    const std::string part_dir = PartitionDir(dir, first_partition_ + t);
+  for (uint32_t p = 0; p < locals_; ++p) {
+    const std::string part_dir = PartitionDir(dir, first_partition_ + p);
     std::filesystem::create_directories(part_dir);
-    replicas_[t]->OpenTimeSeries(part_dir);
+    replicas_[p]->OpenTimeSeries(part_dir);
   }
 }
 
@@ -338,16 +338,16 @@ RunStats PartitionedRun::Run(const Simulation::ProgressFn& progress) {
   // A partition that throws stops the others at their next barrier
   // (SpinBarrier::Abort) rather than leaving them waiting for it; the run
   // then rethrows the first failure that is not such a stop.
-  auto run_partition = [&](uint32_t t, const Simulation::ProgressFn& p) {
+  auto run_thread = [&](uint32_t t, const Simulation::ProgressFn& report) {
     try {
-      RunThread(t, p);
+      RunThread(t, report);
     } catch (...) {
       errors[t] = std::current_exception();
       shared_->sync.Abort();
     }
   };
-  for (uint32_t t = 1; t < threads_; ++t) workers.emplace_back(run_partition, t, nullptr);
-  run_partition(0, progress);
+  for (uint32_t t = 1; t < threads_; ++t) workers.emplace_back(run_thread, t, nullptr);
+  run_thread(0, progress);
   for (std::thread& w : workers) w.join();
   RethrowFirstFailure(errors);
   for (const auto& replica : replicas_) replica->FinishMonitors();
@@ -374,9 +374,9 @@ void PartitionedRun::Merge(RunStats& stats) {
   Shared& sh = *shared_;
   uint64_t events = 0;
   Time end = 0;
-  for (uint32_t t = 0; t < locals_; ++t) {
-    events += replicas_[t]->CountedEvents();
-    end = std::max(end, replicas_[t]->fabric().now);
+  for (uint32_t p = 0; p < locals_; ++p) {
+    events += replicas_[p]->CountedEvents();
+    end = std::max(end, replicas_[p]->fabric().now);
   }
   Fabric& out = replicas_[0]->fabric();
   const std::vector<uint32_t>& node_part = partitioning_.node_part;
@@ -403,31 +403,31 @@ void PartitionedRun::Merge(RunStats& stats) {
   // The ops log: each partition's entries for its own nodes (a fault every
   // replica runs logs in each), in the serial order of their events.
   std::vector<OpsEvent> log;
-  for (uint32_t t = 0; t < locals_; ++t)
-    for (const OpsEvent& e : replicas_[t]->fabric().ops.events)
-      if (replicas_[t]->IsLocalNode(e.node)) log.push_back(e);
+  for (uint32_t p = 0; p < locals_; ++p)
+    for (const OpsEvent& e : replicas_[p]->fabric().ops.events)
+      if (replicas_[p]->IsLocalNode(e.node)) log.push_back(e);
   std::stable_sort(log.begin(), log.end(), OpsEventBefore);
   out.ops.events = std::move(log);
   // The PFC trace: each frame lands in the partition of the node receiving it.
   std::vector<PfcTraceEntry> trace;
-  for (uint32_t t = 0; t < locals_; ++t)
-    for (const PfcTraceEntry& e : replicas_[t]->fabric().pfc_trace)
-      if (replicas_[t]->IsLocalNode(e.node)) trace.push_back(e);
+  for (uint32_t p = 0; p < locals_; ++p)
+    for (const PfcTraceEntry& e : replicas_[p]->fabric().pfc_trace)
+      if (replicas_[p]->IsLocalNode(e.node)) trace.push_back(e);
   std::sort(trace.begin(), trace.end(), PfcTraceBefore);
   out.pfc_trace = std::move(trace);
   // Queue-length dumps: each partition's own switch ports.
   std::vector<QlenDumpLine> qlen;
-  for (uint32_t t = 0; t < locals_; ++t)
-    for (const QlenDumpLine& l : replicas_[t]->fabric().qlen_dumps) qlen.push_back(l);
+  for (uint32_t p = 0; p < locals_; ++p)
+    for (const QlenDumpLine& l : replicas_[p]->fabric().qlen_dumps) qlen.push_back(l);
   std::sort(qlen.begin(), qlen.end(), QlenDumpBefore);
   out.qlen_dumps = std::move(qlen);
   uint64_t in_network = 0, in_network_payload = 0;
-  for (uint32_t t = 0; t < locals_; ++t) {
-    const Fabric& f = replicas_[t]->fabric();
+  for (uint32_t p = 0; p < locals_; ++p) {
+    const Fabric& f = replicas_[p]->fabric();
     uint64_t payload = 0;
     in_network += f.FramesInNetwork(&payload);
     in_network_payload += payload;
-    if (t == 0) continue;
+    if (p == 0) continue;
     out.counters += f.counters;
     out.flows_finished += f.flows_finished;
     out.ops.watchdog_triggers += f.ops.watchdog_triggers;
@@ -445,7 +445,7 @@ void PartitionedRun::Merge(RunStats& stats) {
   // were left beyond it.
   stats.end_time = end;
   Time next = kTimeMax;
-  for (uint32_t t = 0; t < locals_; ++t) next = std::min(next, replicas_[t]->NextEventTime());
+  for (uint32_t p = 0; p < locals_; ++p) next = std::min(next, replicas_[p]->NextEventTime());
   if (exchange_) next = exchange_->MinTime(next);
   if (!sh.interrupted && (sh.last_window_clipped || (!stats.all_flows_done && next != kTimeMax)))
     stats.end_time = std::max(end, scenario_.duration);
