@@ -123,7 +123,7 @@ void Fabric::CountDrop(PktId id, DropCause cause, PortId ingress) {
   counters.dropped_frames++;
   if (pkt.type == PktType::kData) counters.dropped_payload_bytes += pkt.payload;
   ports[ingress].counters.drops++;
-  port_drops[ingress][static_cast<size_t>(cause)]++;
+  port_drops.Add(ingress, cause);
   pool.Free(id);
 }
 

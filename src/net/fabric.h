@@ -30,6 +30,7 @@
 #include "stats/counters.h"
 #include "stats/hpcc_qlen_monitor.h"
 #include "stats/pfc_trace.h"
+#include "stats/port_drops.h"
 #include "topo/routing.h"
 #include "transport/flow.h"
 #include "transport/flow_dependencies.h"
@@ -134,8 +135,7 @@ struct Fabric {
   // holding frames) began, kTimeMax if none (switch watchdog only).
   HeldArray<std::array<Time, kNumPriorities>> wd_stall_since;
   // Per port: frames dropped on arrival there, by cause (counters.csv).
-  using DropsByCause = std::array<uint64_t, static_cast<size_t>(DropCause::kCount)>;
-  HeldArray<DropsByCause> port_drops;
+  PortDrops port_drops;
 
   // A partitioned run (sim/partitioned_run.h): per port the partition of the
   // node at its far end, and the frames this replica's cut ports launched in

@@ -108,7 +108,6 @@ void Simulation::Build() {
     if (f.ports.Held(i)) return;
     const PortLink& link = l.ports[i];
     Port& p = f.ports.Hold(i);
-    f.port_drops.Hold(i);
     if (f.switch_watchdog) f.wd_stall_since.Hold(i);
     p.node = link.node;
     p.peer = link.peer;

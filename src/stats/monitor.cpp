@@ -62,7 +62,7 @@ void Monitor::Sample(const Fabric& f) {
       const Port& p = f.ports[i];
       last_.push_back(PortSample{p.tx_bytes, p.counters});
       last_paused_.push_back(PausedSoFar(p, f.now));
-      last_drops_.push_back(f.port_drops[i]);
+      last_drops_.push_back(f.port_drops.Of(i));
     }
   }
   for (size_t k = 0; k < sampled_.size(); ++k) {
@@ -135,10 +135,11 @@ void Monitor::WriteCounters(const Fabric& f, const Port& p, bool is_switch, cons
                d(c.pause_received, l.pause_received), static_cast<long long>(paused),
                d(c.ecn_marks, l.ecn_marks), d(c.cnps_sent, l.cnps_sent),
                d(c.cnps_received, l.cnps_received), d(c.drops, l.drops));
-  Fabric::DropsByCause& last_drops = last_drops_[k];
+  PortDrops::ByCause& last_drops = last_drops_[k];
+  const PortDrops::ByCause& drops = f.port_drops.Of(port);
   for (size_t i = 0; i < last_drops.size(); ++i) {
-    std::fprintf(counters_, ",%llu", d(f.port_drops[port][i], last_drops[i]));
-    last_drops[i] = f.port_drops[port][i];
+    std::fprintf(counters_, ",%llu", d(drops[i], last_drops[i]));
+    last_drops[i] = drops[i];
   }
   std::fputc('\n', counters_);
 }

@@ -34,6 +34,7 @@
 #include "net/port.h"
 #include "scenario/scenario.h"
 #include "stats/counters.h"
+#include "stats/port_drops.h"
 
 namespace rocesim {
 
@@ -79,7 +80,7 @@ class Monitor {
   std::vector<PortId> sampled_;
   std::vector<PortSample> last_;
   std::vector<Time> last_paused_;
-  std::vector<std::array<uint64_t, static_cast<size_t>(DropCause::kCount)>> last_drops_;
+  std::vector<PortDrops::ByCause> last_drops_;
   std::vector<bool> watched_;         // per node
   std::vector<uint8_t> local_flows_;  // per flow: sampled here (empty: all)
   Time interval_ = 0;
