@@ -2,8 +2,6 @@
 // freed first, every allocation a fresh (default) packet.
 #include <gtest/gtest.h>
 
-#include <vector>
-
 #include "core/packet.h"
 
 namespace rocesim {
