@@ -23,7 +23,7 @@ struct RunOptions {
   bool verbose = false;     // -v: fabric size, traffic expansion, partitioning
   bool check = false;       // --check: validate and build, simulate nothing
   uint32_t threads = 1;     // threads on this machine (sim/partitioned_run.h)
-  uint32_t partitions = 0;  // partitions on this machine (main: at least `threads`)
+  uint32_t partitions = 0;  // partitions on this machine (>= `threads`; 0: by the fabric's size)
 };
 int RunCommand(const RunOptions& options);
 // `rocesim report|compare ...`: execs python/rocesim_report.py (argv[1] is the
@@ -42,7 +42,7 @@ struct SweepOptions {
   std::string out_dir;      // "" = the sweep's output: or results/<file stem>
   std::optional<int> jobs;  // worker processes; default cores (1 per rank with --mpi)
   int threads = 1;          // each point partitioned over this many threads
-  uint32_t partitions = 0;  // ... into this many partitions (main: at least `threads`)
+  uint32_t partitions = 0;  // ... into this many partitions (0: by the fabric's size)
   bool mpi = false;
   bool dry_run = false;  // validate and list the points, run nothing
 };

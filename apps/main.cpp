@@ -90,7 +90,8 @@ int main(int argc, char** argv) {
   run->add_option("-p,--partitions", run_opts.partitions,
                   "Cut the fabric into P partitions (per MPI rank), P >= T, that the T threads "
                   "share: each window a thread runs its own, then any not yet begun; smaller "
-                  "partitions fit the caches better on large fabrics (default: one per thread)")
+                  "partitions fit the caches better on large fabrics (default: 1, 2 or 4 per "
+                  "thread, the fewest that leave at most 1536 links to a partition)")
       ->check(CLI::Range(1, 4096));
   // Handled by RunPythonTool before parsing; `rocesim report --help` shows their options.
   app.add_subcommand("report",
@@ -158,7 +159,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
-  // Each thread runs at least one partition; the default is one each.
+  // Each thread runs at least one partition; left at 0, the count follows
+  // the fabric's size (sim/partition.h, AutoPartitionsPerThread).
   for (auto [opt, threads, partitions] :
        {std::tuple{"run", run_opts.threads, &run_opts.partitions},
         std::tuple{"sweep", static_cast<uint32_t>(sweep_opts.threads), &sweep_opts.partitions}}) {
@@ -169,7 +171,6 @@ int main(int argc, char** argv) {
                  opt, *partitions, threads);
       return 2;
     }
-    *partitions = std::max(*partitions, threads);
   }
   if (run->count("--seed") > 0) {
     // Digits only, within uint64: a sign or an overflow is a mistake, not a seed.

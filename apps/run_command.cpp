@@ -148,7 +148,7 @@ int RunCommand(const RunOptions& o) {
   if (o.check) {
     PrintWarnings(warnings);  // even with -q, as a run prints them
     SetupLine setup(!o.quiet, isatty(STDERR_FILENO) != 0);
-    CheckScenario(scenario, o.partitions);
+    CheckScenario(scenario, o.threads, o.partitions);
     return 0;
   }
   std::string out_dir = o.out_dir;
@@ -198,7 +198,7 @@ int RunCommand(const RunOptions& o) {
   ProgressLine progress(scenario.duration, !quiet && terminal);
   auto update = [&](const RunProgress& p) { progress.Update(p); };
   auto setup = std::make_unique<SetupLine>(!quiet, terminal);
-  if (o.partitions <= 1 && !ranks) {
+  if (o.threads <= 1 && o.partitions <= 1 && !ranks) {
     Simulation sim(scenario);
     setup.reset();
     if (o.verbose && !quiet) {
@@ -228,8 +228,8 @@ int RunCommand(const RunOptions& o) {
     fmt::print(stderr, "rocesim: {} ({} rank{} x {} thread{}{})\n",
                run.partitioning().Describe(run.result().quantum()), ranks ? ranks->Ranks() : 1,
                ranks && ranks->Ranks() > 1 ? "s" : "", o.threads, o.threads > 1 ? "s" : "",
-               o.partitions > o.threads
-                   ? fmt::format(" sharing {} partitions{}", o.partitions,
+               run.local_partitions() > o.threads
+                   ? fmt::format(" sharing {} partitions{}", run.local_partitions(),
                                  ranks && ranks->Ranks() > 1 ? " per rank" : "")
                    : "");
   StopSignalsAtWindows();

@@ -27,16 +27,17 @@ void PrintWarnings(const std::vector<std::string>& warnings) {
   for (const std::string& w : warnings) fmt::print(stderr, "rocesim: warning: {}\n", w);
 }
 
-void CheckScenario(const Scenario& scenario, uint32_t threads) {
+void CheckScenario(const Scenario& scenario, uint32_t threads, uint32_t partitions) {
   const Simulation sim(scenario);
   const FabricLayout& layout = *sim.fabric().layout;
-  std::string partitions = "1 partition (a serial run)";
-  if (threads > 1) partitions = PartitionFabric(layout, scenario, threads).Describe(layout.quantum);
+  std::string cut = "1 partition (a serial run)";
+  if (threads > 1 || partitions > 1)
+    cut = PartitionForRun(layout, scenario, 1, threads, partitions).Describe(layout.quantum);
   fmt::print("rocesim: {} ({}) is valid: {}; {} from {}; duration {} ms; {}\n", scenario.name,
              scenario.source_file, FabricSize(layout),
              Plural(sim.fabric().flows.size(), "flow", "flows"),
              Plural(scenario.traffic.size(), "traffic entry", "traffic entries"),
-             ToSeconds(scenario.duration) * 1e3, partitions);
+             ToSeconds(scenario.duration) * 1e3, cut);
 }
 
 void PrintRunDetails(const Simulation& sim) {

@@ -3,7 +3,9 @@
 # one run at a time, and prints wall and CPU seconds, events, peak RSS, the
 # speed-up over the first count and the efficiency (speed-up per thread
 # multiple); checks that every run's CSV tables are the first run's.
-# A count T:P runs T threads sharing P partitions (--partitions P).
+# A count T:P runs T threads sharing P partitions (--partitions P); T alone
+# runs one partition per thread; T:auto leaves --partitions out, so the run
+# picks the count by the fabric's size (sim/partition.h).
 # Never fails on time; exits 1 if results differ.
 #
 # usage: bench/scaling.sh ROCESIM SCENARIO.yaml "1 2 4 8 16" [-- extra run args]
@@ -24,8 +26,10 @@ first="" base_wall="" status=0
 for count in $COUNTS; do
   t=${count%%:*} p=${count#*:}
   [ "$p" = "$count" ] && p=$t
+  parts=(--partitions "$p")
+  [ "$p" = auto ] && parts=()
   "${TIME_BIN:-/usr/bin/time}" -f '%e %U %S %M' -o "$OUT/time" "$BIN" run "$SC" --threads "$t" \
-    --partitions "$p" --force -o "$OUT/r$count" "$@" >"$OUT/log$count" 2>&1 ||
+    "${parts[@]}" --force -o "$OUT/r$count" "$@" >"$OUT/log$count" 2>&1 ||
     { echo "threads $t partitions $p failed:"; cat "$OUT/log$count"; exit 1; }
   read -r wall user sys rss <"$OUT/time"
   events=$(sed -n 's/.* \([0-9]*\) events,.*/\1/p' "$OUT/log$count" | tail -1)

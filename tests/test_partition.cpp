@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "net/fabric_layout.h"
 #include "sim/partition.h"
 #include "sim/partition_load.h"
 #include "tests/sim_test_support.h"
@@ -186,6 +187,56 @@ TEST(Partition, TheSameCutEveryTime) {
   const Simulation sim = Build("{type: fat_tree, k: 8}");
   EXPECT_EQ(PartitionFabric(*sim.fabric().layout, sim.scenario(), 4).node_part,
             PartitionFabric(*sim.fabric().layout, sim.scenario(), 4).node_part);
+}
+
+// The size rule for a run that names no partition count: one partition per
+// thread until a partition would hold more than 1536 links, then two, then
+// four (at most), counting every thread of every rank.
+TEST(AutoPartitions, FollowTheLinksPerThread) {
+  EXPECT_EQ(AutoPartitionsPerThread(480, 2), 1u);   // fat320
+  EXPECT_EQ(AutoPartitionsPerThread(384, 2), 1u);   // k=8
+  EXPECT_EQ(AutoPartitionsPerThread(3072, 2), 1u);  // exactly 1536 a partition
+  EXPECT_EQ(AutoPartitionsPerThread(3073, 2), 2u);  // one link more
+  EXPECT_EQ(AutoPartitionsPerThread(6144, 2), 2u);  // 1536 each of 4
+  EXPECT_EQ(AutoPartitionsPerThread(6145, 2), 4u);
+  EXPECT_EQ(AutoPartitionsPerThread(24576, 2), 4u);  // k=32: 8 partitions
+  EXPECT_EQ(AutoPartitionsPerThread(24576, 8), 2u);  // k=32 on 8 threads: 16
+  EXPECT_EQ(AutoPartitionsPerThread(24576, 16), 1u);
+  EXPECT_EQ(AutoPartitionsPerThread(196608, 2), 4u);  // k=64: capped at 4 a thread
+  EXPECT_EQ(AutoPartitionsPerThread(196608, 16), 4u);
+  EXPECT_EQ(AutoPartitionsPerThread(10, 1), 1u);
+  EXPECT_EQ(AutoPartitionsPerThread(10, 0), 1u);  // no threads counts as one
+}
+
+// A k=20 fat tree has 6,000 links: 2 threads (or 2 ranks of one thread) cut
+// it in 4; a count given is kept; a small fabric stays at one per thread.
+TEST(AutoPartitions, PartitionForRunCutsBySizeUnlessTold) {
+  const Simulation k20 = Build("{type: fat_tree, k: 20}");
+  ASSERT_EQ(k20.fabric().layout->ports.size() / 2, 6000u);
+  const FabricLayout& layout = *k20.fabric().layout;
+  EXPECT_EQ(PartitionForRun(layout, k20.scenario(), 1, 2, 0).parts, 4u);
+  EXPECT_EQ(PartitionForRun(layout, k20.scenario(), 2, 1, 0).parts, 4u);
+  EXPECT_EQ(PartitionForRun(layout, k20.scenario(), 2, 2, 0).parts, 4u);  // 1 a thread
+  EXPECT_EQ(PartitionForRun(layout, k20.scenario(), 1, 2, 3).parts, 3u);
+  EXPECT_EQ(PartitionForRun(layout, k20.scenario(), 2, 2, 3).parts, 6u);
+  EXPECT_EQ(PartitionForRun(layout, k20.scenario(), 1, 2, 2).parts, 2u);
+  const Simulation k4 = Build("{type: fat_tree, k: 4}");
+  EXPECT_EQ(PartitionForRun(*k4.fabric().layout, k4.scenario(), 1, 2, 0).parts, 2u);
+}
+
+// Hosts on zero-delay links go with their leaf, so 2 leaves and a spine are
+// three pieces: the rule's 4 partitions cannot be cut, and the run falls
+// back to one per thread rather than failing; a count given is refused.
+TEST(AutoPartitions, FallBackWhenTheFabricCannotBeCutSoFinely) {
+  const Simulation sim(ParseScenarioText(
+      "name: p\nduration: 1ms\nswitch: {buffer: 1GB}\ntopology: {type: leaf_spine, leaves: 2, "
+      "spines: 1, hosts_per_leaf: 1600, host_link: {rate: 100Gbps, delay: 0us}, "
+      "fabric_link: {rate: 100Gbps, delay: 1us}}\n",
+      "p.yaml", "", {}, std::nullopt));
+  const FabricLayout& layout = *sim.fabric().layout;
+  ASSERT_EQ(AutoPartitionsPerThread(layout.ports.size() / 2, 2), 2u);
+  EXPECT_EQ(PartitionForRun(layout, sim.scenario(), 1, 2, 0).parts, 2u);
+  EXPECT_THROW(PartitionForRun(layout, sim.scenario(), 1, 2, 4), PartitionError);
 }
 
 }  // namespace

@@ -68,6 +68,40 @@ TEST_F(SharedPartitionsCli, RanksSharingPartitionsAreTheSame) {
   RunInto("serial", sc, "");
   RunInto("mpi", sc, "--threads 2 --partitions 3", test::MpirunPrefix(2));
   ExpectSameResults("serial", "mpi");
+  const nlohmann::json run = Summary("mpi")["run"];
+  EXPECT_EQ(run["ranks"], 2);
+  EXPECT_EQ(run["threads"], 2);
+  EXPECT_EQ(run["partitions"], 6);
+}
+
+// With no --partitions the count follows the fabric's size
+// (sim/partition.h): a k=20 fat tree's 6,000 links make 4 partitions for 2
+// threads, with the serial run's results; a count given is kept.
+TEST_F(SharedPartitionsCli, LargeFabricsGetMorePartitionsThanThreadsByDefault) {
+  const std::string sc = Write("k20.yaml", R"(name: k20
+duration: 200us
+topology: {type: fat_tree, k: 20}
+traffic:
+  - type: flows
+    flows: [{src: 0, dst: 1999, size: 200KB}, {src: 500, dst: 1500, size: 200KB},
+            {src: 1000, dst: 3, size: 200KB}, {src: 1999, dst: 0, size: 50KB}]
+)");
+  RunInto("serial", sc, "");
+  const std::string said = RunInto("auto", sc, "--threads 2", "", /*quiet=*/false);
+  EXPECT_NE(said.find("(1 rank x 2 threads sharing 4 partitions)"), std::string::npos) << said;
+  EXPECT_GE(ExpectSameResults("serial", "auto").size(), 3u);
+  EXPECT_EQ(Summary("auto")["flows"]["completed"].get<int>(), 4);
+  EXPECT_EQ(Summary("auto")["run"]["partitions"], 4);
+  EXPECT_EQ(Summary("auto")["run"]["threads"], 2);
+  EXPECT_EQ(Summary("auto")["run"]["ranks"], 1);
+  EXPECT_EQ(Summary("serial")["run"]["partitions"], 1);
+  const std::string told = RunInto("told", sc, "--threads 2 --partitions 2", "", false);
+  EXPECT_NE(told.find("partitions 2 (pods / leaf groups):"), std::string::npos) << told;
+  EXPECT_EQ(told.find("sharing"), std::string::npos) << told;
+  const test::CliRun check = Run("run '" + sc + "' --check --threads 2");
+  ASSERT_EQ(check.exit_code, 0) << check.output;
+  EXPECT_NE(check.output.find("partitions 4 (pods / leaf groups):"), std::string::npos)
+      << check.output;
 }
 
 TEST_F(SharedPartitionsCli, SaysHowManyPartitionsTheThreadsShare) {

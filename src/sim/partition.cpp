@@ -275,6 +275,29 @@ Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, ui
   return out;
 }
 
+uint32_t AutoPartitionsPerThread(uint64_t links, uint32_t threads) {
+  const uint64_t threads_in_all = std::max(threads, 1u);
+  uint32_t per_thread = 1;
+  while (per_thread < kAutoMaxPartitionsPerThread &&
+         links > kAutoLinksPerPartition * threads_in_all * per_thread)
+    per_thread *= 2;
+  return per_thread;
+}
+
+Partitioning PartitionForRun(const FabricLayout& layout, const Scenario& scenario, uint32_t ranks,
+                             uint32_t threads, uint32_t per_rank) {
+  threads = std::max(threads, 1u);
+  if (per_rank != 0) return PartitionFabric(layout, scenario, ranks * std::max(per_rank, threads));
+  for (uint32_t per_thread = AutoPartitionsPerThread(layout.ports.size() / 2, ranks * threads);;
+       per_thread /= 2) {
+    try {
+      return PartitionFabric(layout, scenario, ranks * threads * per_thread);
+    } catch (const PartitionError&) {
+      if (per_thread == 1) throw;
+    }
+  }
+}
+
 std::string Partitioning::Describe(Time window) const {
   std::string s = by.empty() ? fmt::format("partitions {}:", parts)
                              : fmt::format("partitions {} ({}):", parts, by);

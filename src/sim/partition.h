@@ -74,4 +74,27 @@ struct Partitioning {
 // one (Simulation::Advance).
 Partitioning PartitionFabric(const FabricLayout& layout, const Scenario& scenario, uint32_t parts);
 
+// How many partitions each thread runs when the user names no count
+// (`--partitions` left out): 1, 2 or 4, the fewest that leave at most
+// kAutoLinksPerPartition links to a partition, over `threads` threads in all
+// (ranks x threads). A window touches every port of a partition, so a
+// partition whose ports and queues fit a core's L2 runs its events faster,
+// while each extra partition costs its own windows, cut links and memory:
+// small fabrics keep one partition per thread, large ones get up to four.
+// Measured on this repository's benchmarks (bench/NOTES.md, twentieth
+// session): k=32 with 2 threads 35.3 s with 2 partitions, 25.1 s with 8; at
+// 8 threads 16 partitions beat 8 by 16%; fat320 and k=8 run fastest with one
+// per thread.
+inline constexpr uint64_t kAutoLinksPerPartition = 1536;
+inline constexpr uint32_t kAutoMaxPartitionsPerThread = 4;
+uint32_t AutoPartitionsPerThread(uint64_t links, uint32_t threads);
+
+// The cut of a run on `ranks` ranks of `threads` threads each: into ranks x
+// `per_rank` partitions (per_rank >= threads), or, with per_rank 0, into
+// ranks x threads x AutoPartitionsPerThread, falling back to fewer (down to
+// one per thread) when the fabric cannot be cut that finely (zero-delay
+// links, GPU servers). Every rank reaches the same cut.
+Partitioning PartitionForRun(const FabricLayout& layout, const Scenario& scenario, uint32_t ranks,
+                             uint32_t threads, uint32_t per_rank);
+
 }  // namespace rocesim

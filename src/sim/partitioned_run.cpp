@@ -61,23 +61,21 @@ struct PartitionedRun::Shared {
 
 PartitionedRun::PartitionedRun(const Scenario& scenario, uint32_t threads, RankExchange* exchange,
                                uint32_t partitions)
-    : scenario_(scenario),
-      threads_(std::max(threads, 1u)),
-      locals_(std::max(partitions, threads_)),
-      exchange_(exchange) {
+    : scenario_(scenario), threads_(std::max(threads, 1u)), exchange_(exchange) {
   const uint32_t ranks = exchange_ ? exchange_->Ranks() : 1;
   const uint32_t rank = exchange_ ? exchange_->Rank() : 0;
+  // Every rank of an MPI job lays out and cuts the fabric the same way
+  // (METIS with a fixed seed on the same graph), so no rank needs to be told
+  // which nodes are whose. The threads' replicas share the layout.
+  const std::shared_ptr<const FabricLayout> layout = LayoutFabric(scenario_);
+  partitioning_ = PartitionForRun(*layout, scenario_, ranks, threads_, partitions);
+  locals_ = partitioning_.parts / ranks;
   first_partition_ = rank * locals_;
   replicas_.resize(locals_);
   // Each thread's own partitions, a contiguous run of them.
   home_.resize(threads_);
   for (uint32_t p = 0; p < locals_; ++p)
     home_[static_cast<uint64_t>(p) * threads_ / locals_].push_back(p);
-  // Every rank of an MPI job lays out and cuts the fabric the same way
-  // (METIS with a fixed seed on the same graph), so no rank needs to be told
-  // which nodes are whose. The threads' replicas share the layout.
-  const std::shared_ptr<const FabricLayout> layout = LayoutFabric(scenario_);
-  partitioning_ = PartitionFabric(*layout, scenario_, ranks * locals_);
   std::vector<std::exception_ptr> errors(threads_);
   {
     std::vector<std::thread> builders;
@@ -366,6 +364,9 @@ RunStats PartitionedRun::Run(const Simulation::ProgressFn& progress) {
     MergeMonitorFiles(parts, monitor_dir_);
   }
   clock.Finish(stats);
+  stats.ranks = exchange_ ? exchange_->Ranks() : 1;
+  stats.threads = threads_;
+  stats.partitions = partitioning_.parts;
   return stats;
 }
 

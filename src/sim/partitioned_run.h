@@ -24,7 +24,8 @@
 // falls behind, so its state stays in that core's caches; and a fabric cut
 // finer than the thread count has partitions small enough to fit them
 // (bench/NOTES.md, eighteenth session: k32 on 2 threads 31.7 s with 2
-// partitions, 23.5 s with 8).
+// partitions, 23.5 s with 8), which is why a run that names no count gets
+// more partitions than threads on a large fabric (sim/partition.h).
 //
 // What each partition holds: its own nodes' ports (and the far ends of
 // their links, where frames from other partitions land), its switches' MMU
@@ -57,12 +58,13 @@ class RankExchange;
 class PartitionedRun {
  public:
   // Cuts the fabric into `partitions` partitions per machine (at least
-  // `threads`; for `exchange`: this rank's share of rank count x partitions)
-  // and builds them, in parallel, to run on `threads` threads. With more
-  // partitions than threads, each window every thread runs its own
-  // partitions first and then takes those that other threads have not begun,
-  // so a window's work spreads over the threads as it falls. Throws
-  // PartitionError when the fabric cannot be cut that many ways.
+  // `threads`; for `exchange`: this rank's share of rank count x partitions;
+  // 0: as many as the fabric's size asks for, AutoPartitionsPerThread in
+  // sim/partition.h) and builds them, in parallel, to run on `threads`
+  // threads. With more partitions than threads, each window every thread
+  // runs its own partitions first and then takes those that other threads
+  // have not begun, so a window's work spreads over the threads as it falls.
+  // Throws PartitionError when the fabric cannot be cut that many ways.
   PartitionedRun(const Scenario& scenario, uint32_t threads, RankExchange* exchange = nullptr,
                  uint32_t partitions = 0);
   ~PartitionedRun();
@@ -79,6 +81,7 @@ class PartitionedRun {
   const Simulation& result() const { return *replicas_[0]; }
   Simulation& result() { return *replicas_[0]; }
   const Partitioning& partitioning() const { return partitioning_; }
+  uint32_t local_partitions() const { return locals_; }  // on this machine (or rank)
   // After Run: the windows run and each local partition's seconds of event
   // processing (the rest of the wall time is waiting for the slowest
   // partition and exchanging), to judge the balance of a cut.
@@ -109,7 +112,7 @@ class PartitionedRun {
 
   Scenario scenario_;
   uint32_t threads_;
-  uint32_t locals_;  // partitions on this machine (or rank)
+  uint32_t locals_ = 0;  // partitions on this machine (or rank)
   RankExchange* exchange_;
   std::string monitor_dir_;       // "" when monitors are off
   uint32_t first_partition_ = 0;  // of this rank

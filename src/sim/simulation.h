@@ -42,6 +42,10 @@ struct RunStats {
   uint64_t in_network_payload_bytes = 0;
   // The first invariant found broken (stats/invariants.h), if any.
   std::optional<InvariantBreak> invariant_break;
+  // How the run was spread: MPI ranks, threads per rank, partitions in all.
+  uint32_t ranks = 1;
+  uint32_t threads = 1;
+  uint32_t partitions = 1;
 };
 
 // Where a replica of a partitioned run stands (sim/partitioned_run.h).

@@ -161,7 +161,10 @@ nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
               {"events_per_second",
                stats.wall_seconds > 0 ? static_cast<double>(stats.events) / stats.wall_seconds : 0},
               {"sim_seconds_per_wall_second",
-               stats.wall_seconds > 0 ? ToSeconds(stats.end_time) / stats.wall_seconds : 0}};
+               stats.wall_seconds > 0 ? ToSeconds(stats.end_time) / stats.wall_seconds : 0},
+              {"ranks", stats.ranks},
+              {"threads", stats.threads},
+              {"partitions", stats.partitions}};
   if (stats.interrupted) j["run"]["stopped_by"] = SignalName(StopSignal());
   return j;
 }

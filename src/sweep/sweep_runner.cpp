@@ -131,7 +131,7 @@ class Pool {
     for (const std::string& s : sets) args.push_back("--set=" + s);
     args.push_back("-q");
     if (o_.threads > 1) args.push_back(fmt::format("--threads={}", o_.threads));
-    if (o_.partitions > o_.threads) args.push_back(fmt::format("--partitions={}", o_.partitions));
+    if (o_.partitions != 0) args.push_back(fmt::format("--partitions={}", o_.partitions));
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);

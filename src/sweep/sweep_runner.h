@@ -25,7 +25,7 @@ struct RunnerOptions {
   std::string out_dir;  // the sweep's results directory
   int jobs = 1;         // worker processes at once
   int threads = 1;      // each point's run partitioned over this many threads (--threads)
-  int partitions = 1;   // ... into this many partitions (--partitions, at least `threads`)
+  int partitions = 0;   // ... into this many partitions (--partitions; 0: by the fabric's size)
   int rank = 0;         // this process runs points with index % ranks == rank
   int ranks = 1;
   std::string log_prefix;  // put before every progress line ("rank 1: " under MPI)

@@ -169,6 +169,21 @@ class RunTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "partitions"):
             rocesim.run(QUICKSTART, threads=2, partitions=1)
 
+    def test_partitions_follow_the_fabric_size_by_default(self):
+        # A k=20 fat tree (6,000 links) on 2 threads is cut in 4 unless told.
+        k20 = {"name": "k20", "duration": "100us", "topology": {"type": "fat_tree", "k": 20},
+               "traffic": [{"type": "flows",
+                            "flows": [{"src": 0, "dst": 1999, "size": "100KB"},
+                                      {"src": 1500, "dst": 7, "size": "100KB"}]}]}
+        serial = rocesim.run(k20)
+        cut = rocesim.run(k20, threads=2)
+        told = rocesim.run(k20, threads=2, partitions=2)
+        self.assertEqual(serial.summary["run"]["partitions"], 1)
+        self.assertEqual(cut.summary["run"]["partitions"], 4)
+        self.assertEqual(told.summary["run"]["partitions"], 2)
+        self.assertEqual(without_run(serial.summary), without_run(cut.summary))
+        pd.testing.assert_frame_equal(serial.flows, cut.flows)
+
     def test_run_releases_the_gil(self):
         # While a run goes in another thread, this thread keeps running: its
         # longest pause is far shorter than the run (with the GIL held it

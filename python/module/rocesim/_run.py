@@ -89,11 +89,11 @@ def check(scenario, overrides=None, seed=None):
 
 def check_parallelism(threads, partitions):
     """Validates `threads` and `partitions` as `rocesim run` does; returns
-    the partition count (one per thread when None)."""
+    the partition count (0 when None: the run picks it by the fabric's size)."""
     if not isinstance(threads, int) or not 1 <= threads <= 1024:
         raise ValueError(f"threads: expected an integer from 1 to 1024, got {threads!r}")
     if partitions is None:
-        return threads
+        return 0
     if not isinstance(partitions, int) or not threads <= partitions <= 4096:
         raise ValueError(f"partitions: expected an integer from threads ({threads}) to 4096, "
                          f"got {partitions!r}")
@@ -111,8 +111,8 @@ def run(scenario, overrides=None, seed=None, threads=1, partitions=None):
     seed       replaces the scenario's seed (0 .. 2**64 - 1)
     threads    threads on this machine (`--threads`; identical results)
     partitions the fabric cut into this many partitions that the threads
-               share (`--partitions`; default one per thread; at least
-               `threads`)
+               share (`--partitions`; at least `threads`; default 1, 2 or
+               4 per thread by the fabric's size, as the command line)
 
     Raises ScenarioError (a ValueError) for a bad scenario. The GIL is
     released while the simulation runs."""

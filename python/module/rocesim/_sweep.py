@@ -95,8 +95,8 @@ def sweep(scenario, grid=None, points=None, set=None, out=None, jobs=None, threa
               run again, and sweep.csv is (re)written there
     jobs      worker processes at once (default: the machine's cores)
     threads   each point partitioned over this many threads
-    partitions  ... into this many partitions (`--partitions`; default one
-              per thread)
+    partitions  ... into this many partitions (`--partitions`; default by
+              the fabric's size, as the command line)
     progress  called as progress(SweepProgress(done, total, name, ok, error,
               seconds)) in this process after each point
 
@@ -104,7 +104,7 @@ def sweep(scenario, grid=None, points=None, set=None, out=None, jobs=None, threa
     point, the sweep value to blame and the field)."""
     if grid is None and points is None:
         raise ValueError("sweep: give grid= and/or points=")
-    partitions = check_parallelism(threads, partitions)
+    check_parallelism(threads, partitions)
     spec = {"grid": grid, "points": points, "set": set}
     source, is_text, name = scenario_source(scenario)
     with tempfile.TemporaryDirectory(prefix="rocesim-sweep-base-") as tmp:
