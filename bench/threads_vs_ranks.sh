@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Two cores, four ways (issue #15): runs SCENARIO serially, with 2 threads,
 # with 2 MPI ranks through shared memory and with 2 MPI ranks by message
-# (ROCESIM_MPI_EXCHANGE=messages), in turn, for ROUNDS rounds (turns, not
+# (ROCESIM_MPI_EXCHANGE=messages), each with the default partition count
+# (sim/partition.h: one per thread on k8 and fat320, four per thread on
+# k32), in turn, for ROUNDS rounds (turns, not
 # blocks: this VM's speed drifts over minutes). Prints each run's wall and
 # CPU seconds (user + sys; for ranks, both ranks and mpirun) and the
 # simulation's own wall seconds (summary.json run.wall_seconds: the windows,
