@@ -102,6 +102,12 @@ traffic:
   ASSERT_EQ(check.exit_code, 0) << check.output;
   EXPECT_NE(check.output.find("partitions 4 (pods / leaf groups):"), std::string::npos)
       << check.output;
+  // Two ranks of one thread count as two threads: 2 partitions a rank.
+  if (!HaveMpirun()) return;
+  RunInto("mpi", sc, "", test::MpirunPrefix(2));
+  ExpectSameResults("serial", "mpi");
+  EXPECT_EQ(Summary("mpi")["run"]["partitions"], 4);
+  EXPECT_EQ(Summary("mpi")["run"]["ranks"], 2);
 }
 
 TEST_F(SharedPartitionsCli, SaysHowManyPartitionsTheThreadsShare) {
