@@ -201,6 +201,10 @@ def summary_rows(s):
     add("CPU time (s)", "run.cpu_seconds", 2)
     add("peak RSS (MB)", "run.peak_rss_bytes", 1, 1e-6)
     add("events per second (M)", "run.events_per_second", 2, 1e-6)
+    # How the run was spread (absent from results written before they were recorded).
+    add("MPI ranks", "run.ranks")
+    add("threads per rank", "run.threads")
+    add("partitions", "run.partitions")
     return rows
 
 

@@ -589,6 +589,20 @@ print(json.dumps(dict(rr.summary_rows(s))))""")
         self.assertEqual(got["slowdown p50"], "n/a (no completed flow)")
         self.assertEqual(got["flows completed"], "0")
 
+    def test_summary_says_how_the_run_was_spread(self):
+        got = py_eval("""
+import json, rocesim_report as rr
+rr._import_deps()
+print(json.dumps(dict(rr.summary_rows({"run": {"ranks": 2, "threads": 2, "partitions": 8}}))))""")
+        self.assertEqual(got["MPI ranks"], "2")
+        self.assertEqual(got["threads per rank"], "2")
+        self.assertEqual(got["partitions"], "8")
+        older = py_eval("""
+import json, rocesim_report as rr
+rr._import_deps()
+print(json.dumps(dict(rr.summary_rows({"run": {"wall_seconds": 1.0}}))))""")
+        self.assertNotIn("partitions", older)  # results written before they were recorded
+
     def test_flow_throughput_from_snd_una(self):
         make_run(self.path("run"))
         got = py_eval(f"""
