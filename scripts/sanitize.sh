@@ -9,7 +9,8 @@
 #      (the Python harness over the Release binary) and the install-tree
 #      test; the Python module is not built (an interpreter would have to
 #      preload the ASan runtime; its C++ is the library the other tests
-#      exercise);
+#      exercise); the every-example partitioned comparison
+#      (tests/test_examples_partitioned.cpp) runs each example cut to 2 ms;
 #   2. every example scenario, each cut to its first 2 ms of simulated time
 #      (--set duration=2ms) so that the 1,024-GPU and sweep-sized examples
 #      fit CI's time: setup, traffic expansion and every model run, only
@@ -41,7 +42,7 @@ export ROCESIM_MPI_RANK_ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:strict_str
 
 phase=$SECONDS
 echo "== sanitizers: test suite"
-(cd build-asan && ROCESIM_PROPERTY_RUNS=200 ctest --output-on-failure -j "$(nproc)" \
+(cd build-asan && ROCESIM_PROPERTY_RUNS=200 ROCESIM_EXAMPLES_SET="--set duration=2ms" ctest --output-on-failure -j "$(nproc)" \
   -E "^validation_quick$|^install_tree$")
 
 echo "== sanitizers: test suite took $((SECONDS - phase)) s"

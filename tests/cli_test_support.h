@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -91,20 +92,22 @@ class CliTest : public ::testing::Test {
     return r.output;
   }
 
-  // Every results file of dir_/a and dir_/b is the same (summary.json but
-  // for its `run` object), and b's partition files were merged away;
-  // returns the names compared.
+  // Every results file of dir_/a and dir_/b, in subdirectories too (pcap/),
+  // is the same (summary.json but for its `run` object), and b's partition
+  // files were merged away; returns the names compared (relative paths).
   std::vector<std::string> ExpectSameResults(const std::string& a, const std::string& b) {
     namespace fs = std::filesystem;
-    std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(dir_ + a))
-      if (e.is_regular_file()) names.push_back(e.path().filename().string());
-    for (const auto& e : fs::directory_iterator(dir_ + b)) {
-      if (e.is_regular_file()) {
-        EXPECT_TRUE(fs::exists(dir_ + a + "/" + e.path().filename().string()))
-            << b << " has " << e.path().filename() << " that " << a << " has not";
-      }
-    }
+    auto files = [&](const std::string& name) {
+      std::vector<std::string> out;
+      for (const auto& e : fs::recursive_directory_iterator(dir_ + name))
+        if (e.is_regular_file()) out.push_back(fs::relative(e.path(), dir_ + name).string());
+      std::sort(out.begin(), out.end());
+      return out;
+    };
+    const std::vector<std::string> names = files(a);
+    for (const std::string& n : files(b))
+      EXPECT_TRUE(std::binary_search(names.begin(), names.end(), n))
+          << b << " has " << n << " that " << a << " has not";
     for (const std::string& n : names) {
       const std::string x = ReadFile(dir_ + a + "/" + n), y = ReadFile(dir_ + b + "/" + n);
       if (n == "summary.json") {
