@@ -1,6 +1,7 @@
 // The partitioner (sim/partition.h): a balanced cut of whole nodes that never
-// cuts a link of zero delay, a lookahead equal to the smallest delay of a cut
-// link, and a synchronisation window that depends on the scenario alone.
+// cuts a link of zero delay or a host link shorter than the switch links, a
+// lookahead equal to the smallest delay of a cut link, and a synchronisation
+// window that depends on the scenario alone.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -76,7 +77,51 @@ TEST(Partition, ZeroDelayLinksAreCutAround) {
     }
   }
   EXPECT_EQ(p.lookahead, 2 * kMicrosecond);
-  EXPECT_EQ(sim.quantum(), 2 * kMicrosecond) << "the window is the smallest non-zero delay";
+  EXPECT_EQ(sim.quantum(), 2 * kMicrosecond) << "the window is the shortest link between switches";
+}
+
+// The window is the shortest link between switches: host links shorter
+// than it are never cut (each host stays with its switch), so a cut between
+// switches keeps the fabric links' lookahead instead of a window per
+// host-link delay.
+TEST(Partition, ShortHostLinksStayWithTheirSwitchAndDoNotShortenTheWindow) {
+  const Simulation sim = Build(
+      "{type: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 3, "
+      "host_link: {rate: 100Gbps, delay: 200ns}, fabric_link: {rate: 100Gbps, delay: 1us}}");
+  const Fabric& f = sim.fabric();
+  EXPECT_EQ(sim.quantum(), kMicrosecond);
+  for (uint32_t parts : {2u, 3u, 6u}) {
+    const Partitioning p = PartitionFabric(*f.layout, sim.scenario(), parts);
+    EXPECT_EQ(p.lookahead, kMicrosecond) << parts << " partitions";
+    for (const Port& port : f.ports)
+      if (!f.layout->nodes[port.node].is_switch) {
+        EXPECT_EQ(p.node_part[port.node], p.node_part[f.ports[port.peer].node])
+            << "host node " << port.node << " cut off its switch, " << parts << " partitions";
+      }
+  }
+  // Six switches: a seventh partition would need a host on its own.
+  try {
+    PartitionFabric(*f.layout, sim.scenario(), 7);
+    ADD_FAILURE() << "7 partitions of 6 switches";
+  } catch (const PartitionError& e) {
+    EXPECT_NE(std::string(e.what()).find("shorter than the 1000000 ps window"), std::string::npos)
+        << e.what();
+  }
+}
+
+// Host links at least as long as the switch links may be cut, and a fabric
+// without links between switches (a star) takes its window from the host
+// links: both as before.
+TEST(Partition, TheWindowFallsBackToHostLinks) {
+  const Simulation longer = Build(
+      "{type: leaf_spine, leaves: 2, spines: 1, hosts_per_leaf: 2, "
+      "host_link: {rate: 100Gbps, delay: 3us}, fabric_link: {rate: 100Gbps, delay: 1us}}");
+  EXPECT_EQ(longer.quantum(), kMicrosecond);
+  EXPECT_NO_THROW(PartitionFabric(*longer.fabric().layout, longer.scenario(), 7));
+  const Simulation star = Build("{type: star, hosts: 4, host_link: {rate: 100Gbps, delay: 500ns}}");
+  EXPECT_EQ(star.quantum(), 500 * kNanosecond);
+  EXPECT_EQ(PartitionFabric(*star.fabric().layout, star.scenario(), 3).lookahead,
+            500 * kNanosecond);
 }
 
 TEST(Partition, OnePartitionCutsNothing) {

@@ -276,6 +276,39 @@ TEST_F(PartitionedCli, MorePartitionsThanTheFabricHasIsRefused) {
       << r.output;
 }
 
+// Host links shorter than the fabric's (200 ns against 1 us): the window is
+// the fabric links' delay, not the host links', and the results are still
+// the serial run's; more partitions than switches are refused, naming a
+// short link.
+TEST_F(PartitionedCli, ShortHostLinksKeepTheFabricLinksWindow) {
+  const std::string sc = Write(
+      "short-host-links.yaml",
+      "name: short-host-links\nduration: 2ms\nseed: 3\n"
+      "topology: {type: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 4,\n"
+      "  host_link: {rate: 100Gbps, delay: 200ns}, fabric_link: {rate: 100Gbps, delay: 1us}}\n"
+      "switch: {pfc: {enabled: true}, ecn: {enabled: true}}\n"
+      "host: {cc: dcqcn}\n"
+      "traffic:\n  - {type: poisson, load: 50%, cdf: websearch, span: 300us}\n");
+  RunInto("serial", sc, "");
+  const std::string out = RunInto("threads", sc, "--threads 2", "", /*quiet=*/false);
+  EXPECT_NE(out.find("lookahead 1000000 ps (smallest cut-link delay), window 1000000 ps"),
+            std::string::npos)
+      << out;
+  EXPECT_GE(ExpectSameResults("serial", "threads").size(), 3u);
+  RunInto("shared", sc, "--threads 2 --partitions 5");
+  ExpectSameResults("serial", "shared");
+  if (HaveMpirun()) {
+    RunInto("ranks", sc, "", Mpirun(2));
+    ExpectSameResults("serial", "ranks");
+  }
+  const Cli r = RunRocesim("run '" + sc + "' -q --threads 1 --partitions 7 -o '" + dir_ + "seven'");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("cannot cut the fabric into 7 partitions: it has 6 separable parts"),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("shorter than the 1000000 ps window"), std::string::npos) << r.output;
+}
+
 // Links of zero delay give no lookahead: never cut, and a fabric of nothing
 // else cannot be split; the error names such a link.
 TEST_F(PartitionedCli, ZeroDelayLinksAreNeverCut) {

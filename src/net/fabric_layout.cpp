@@ -93,6 +93,18 @@ uint64_t EcmpSalt(const Scenario& scenario) {
   return scenario.seed ^ z ^ (z >> 31);
 }
 
+Time SyncWindow(const FabricLayout& l) {
+  Time between_switches = kTimeMax, any = kTimeMax;
+  for (const PortLink& p : l.ports) {
+    if (p.delay <= 0) continue;
+    any = std::min(any, p.delay);
+    if (l.nodes[p.node].is_switch && l.nodes[l.ports[p.peer].node].is_switch)
+      between_switches = std::min(between_switches, p.delay);
+  }
+  if (between_switches != kTimeMax) return between_switches;
+  return any != kTimeMax ? any : kMicrosecond;
+}
+
 std::shared_ptr<const FabricLayout> LayoutFabric(const Scenario& scenario) {
   const Topology topo = BuildTopology(scenario.topology);
   auto layout = std::make_shared<FabricLayout>();
@@ -151,12 +163,7 @@ std::shared_ptr<const FabricLayout> LayoutFabric(const Scenario& scenario) {
       l.adjacency[node].emplace_back(p.local, node == link.a ? link.b : link.a);
     }
   }
-  // The smallest non-zero delay of any link, so that every possible cut's
-  // lookahead is at least this long; 1 us if every link has zero delay.
-  l.quantum = kTimeMax;
-  for (const PortLink& p : l.ports)
-    if (p.delay > 0) l.quantum = std::min(l.quantum, p.delay);
-  if (l.quantum == kTimeMax) l.quantum = kMicrosecond;
+  l.quantum = SyncWindow(l);
   Routing::BuildProgress progress;
   if (SetupListened())
     progress = [](uint32_t done, uint32_t total) { ReportSetup("forwarding tables", done, total); };

@@ -68,7 +68,7 @@ struct FabricLayout {
   std::vector<std::vector<std::pair<uint16_t, uint32_t>>> adjacency;
   Routing routing;                  // every link up
   std::vector<PortId> fault_ports;  // per fault: its link's port (link_down, packet_loss), else 0
-  // The window of the canonical synchronisation scheme (sim/partition.h).
+  // The window of the canonical synchronisation scheme (SyncWindow).
   Time quantum = 0;
 
   // The port a host's NIC sends on.
@@ -103,6 +103,22 @@ uint32_t WalkEcmpPath(const FabricLayout& l, const Routing& routing, uint32_t sr
 // ecmp_seed 0 leaves the seed's salt and no choice of ecmp_seed cancels the
 // seed (a plain XOR gave every run with ecmp_seed == seed the salt 0).
 uint64_t EcmpSalt(const Scenario& scenario);
+
+// The window of the canonical synchronisation scheme (sim/partition.h): the
+// smallest non-zero delay of a link between two switches, or, in a fabric
+// without such links (a star), of any link; 1 us if every link has zero
+// delay. A partitioning never cuts a link shorter than it, so every cut's
+// lookahead is at least the window. It depends on the scenario alone: a
+// serial run ends after the same windows as a partitioned one.
+//
+// Why switch links and not every link: host links are often the shortest
+// (a rack's cables against the fabric's), and a window as short as them
+// would cost a partitioned run a barrier per host-link delay although a cut
+// between switches leaves the far side a fabric link's delay to learn of a
+// frame. Hosts on shorter links stay with their switch instead; a fabric
+// then cannot be cut into more partitions than it has switches (or groups
+// of switches joined by zero-delay links).
+Time SyncWindow(const FabricLayout& layout);
 
 // Lays out `scenario`'s fabric. Throws BuildError for a topology rocesim
 // cannot model (a multi-homed host, too many ports) or a fault that names a

@@ -159,6 +159,11 @@ Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, ui
   const auto n = static_cast<uint32_t>(f.nodes.size());
   out.node_part.assign(n, 0);
   bool cut_by_structure = false;
+  // A link shorter than the window (FabricLayout::quantum: a zero-delay
+  // link, or a host link shorter than the switch links) must not be cut.
+  // The structural cuts cut only links between switches, which are either
+  // of zero delay or at least the window long.
+  const auto too_short = [&](const PortLink& p) { return p.delay < f.quantum; };
   if (parts > 1 && uncuttable.empty() &&
       std::none_of(f.ports.begin(), f.ports.end(),
                    [](const PortLink& p) { return p.delay == 0; })) {
@@ -170,7 +175,7 @@ Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, ui
   if (parts > 1 && !cut_by_structure) {
     Components comp(n);
     for (const PortLink& p : f.ports)
-      if (p.delay == 0) comp.Join(p.node, f.ports[p.peer].node);
+      if (too_short(p)) comp.Join(p.node, f.ports[p.peer].node);
     for (const uint32_t port : uncuttable)
       comp.Join(f.ports[port].node, f.ports[f.ports[port].peer].node);
     // A GPU server's hosts share its intra-server (NVLink) domain, which is
@@ -193,6 +198,15 @@ Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, ui
                           p.node, p.local, f.ports[p.peer].node);
           break;
         }
+      if (zero.empty())
+        for (const PortLink& p : f.ports)
+          if (too_short(p)) {
+            zero = fmt::format(
+                " (links shorter than the {} ps window, the shortest link between switches, "
+                "cannot be cut: e.g. node {} port {} to node {}, {} ps)",
+                f.quantum, p.node, p.local, f.ports[p.peer].node, p.delay);
+            break;
+          }
       const std::string servers =
           gpus > 1 ? fmt::format(" (each GPU server's {} hosts stay together)", gpus) : "";
       throw PartitionError(
@@ -272,6 +286,13 @@ Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, ui
     ++out.cut_links;
     out.lookahead = std::min(out.lookahead, p.delay);
   }
+  // Both cuts keep every link shorter than the window whole; a frame on a
+  // shorter cut link could land inside the window it was sent in.
+  if (out.lookahead < f.quantum)
+    throw std::logic_error(
+        fmt::format("partitioning cut a link of {} ps, shorter than the {} ps "
+                    "window (a bug in rocesim)",
+                    out.lookahead, f.quantum));
   return out;
 }
 

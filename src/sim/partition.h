@@ -16,10 +16,11 @@
 // libmetis) on the node graph with two balance constraints, ports (a
 // node's port count plus one for a host: the memory a partition holds) and
 // frames (the time it runs), cutting few links.
-// Links of zero delay cannot be cut (no lookahead), nor links a link_down
-// fault takes down: their ends are merged into one vertex before METIS sees
-// the graph, so a partitioning always cuts around them; a fabric that is one
-// such component cannot be split.
+// Links of zero delay cannot be cut (no lookahead), nor host links shorter
+// than the window (below), nor links a link_down fault takes down: their
+// ends are merged into one vertex before METIS sees the graph, so a
+// partitioning always cuts around them; a fabric that is one such component
+// cannot be split.
 // GPU servers (topology.gpus_per_server G > 1) are never split: their
 // intra-server transfers are modelled at the hosts. METIS sees each
 // server's G hosts as one vertex; a pod or leaf cut applies only when G
@@ -68,8 +69,9 @@ struct Partitioning {
 // link_down fault takes down are not cut (FabricLayout::UncuttablePorts).
 //
 // The window of the synchronisation scheme is FabricLayout::quantum: the
-// smallest non-zero delay of any link, so that every possible cut's
-// lookahead is at least this long. It depends on the scenario only, which is
+// shortest link between switches (SyncWindow in net/fabric_layout.h); a
+// partitioning never cuts a link shorter than it, so every cut's lookahead
+// is at least this long. It depends on the scenario only, which is
 // what lets a serial run end after exactly the same windows as a partitioned
 // one (Simulation::Advance).
 Partitioning PartitionFabric(const FabricLayout& layout, const Scenario& scenario, uint32_t parts);

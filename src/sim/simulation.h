@@ -87,7 +87,7 @@ class Simulation {
   bool Advance(Time until, const ProgressFn& progress = nullptr);
 
   // --- The partitioned run's view (sim/partitioned_run.h) ---
-  // The window length: the smallest non-zero link delay, a property of the
+  // The window length: the shortest link between switches, a property of the
   // scenario alone (FabricLayout::quantum).
   Time quantum() const { return layout_->quantum; }
   bool IsLocalNode(uint32_t node) const { return local_.empty() || local_[node] != 0; }

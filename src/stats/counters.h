@@ -60,8 +60,11 @@ inline std::string_view DropCauseName(DropCause c) {
   return "?";
 }
 
+// A count per drop cause (the fabric's, and a port's: stats/port_drops.h).
+using DropsByCause = std::array<uint64_t, static_cast<size_t>(DropCause::kCount)>;
+
 struct Counters {
-  std::array<uint64_t, static_cast<size_t>(DropCause::kCount)> drops{};
+  DropsByCause drops{};
   uint64_t pause_sent = 0;
   uint64_t pause_received = 0;
   // Regional congestion mitigation (seed 002, src/net/cioq_rcm.h).

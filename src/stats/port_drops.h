@@ -18,7 +18,7 @@ namespace rocesim {
 
 class PortDrops {
  public:
-  using ByCause = std::array<uint64_t, static_cast<size_t>(DropCause::kCount)>;
+  using ByCause = DropsByCause;
 
   // `ports` ports (ids 0 .. ports - 1), none with a drop.
   void Reset(size_t ports) {
