@@ -43,6 +43,9 @@ TEST(Partition, FatTreeHalvesAreBalancedAndCutOnlySwitchLinks) {
   }
   EXPECT_EQ(cut, p.cut_links);
   EXPECT_EQ(p.lookahead, sim.quantum());
+  ASSERT_EQ(p.far_part.size(), f.ports.size());
+  for (PortId i = 0; i < f.ports.size(); ++i)
+    EXPECT_EQ(p.far_part[i], p.node_part[f.ports[f.ports[i].peer].node]) << "port " << i;
 }
 
 // A generated fat tree is cut by pods: each pod's hosts and switches in one
@@ -144,7 +147,7 @@ TEST(Partition, APartitionHoldsItsOwnPortsOnly) {
       "p.yaml", "", {}, std::nullopt);
   const std::shared_ptr<const FabricLayout> layout = LayoutFabric(scenario);
   const Partitioning cut = PartitionFabric(*layout, scenario, 4);
-  const Simulation part(scenario, layout, PartitionPlace{&cut.node_part, 1, 4, false});
+  const Simulation part(scenario, layout, PartitionPlace{&cut, 1, false});
   const Fabric& f = part.fabric();
   uint64_t held = 0, own = 0;
   for (PortId i = 0; i < f.ports.size(); ++i) {

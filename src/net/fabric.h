@@ -138,9 +138,10 @@ struct Fabric {
   PortDrops port_drops;
 
   // A partitioned run (sim/partitioned_run.h): per port the partition of the
-  // node at its far end, and the frames this replica's cut ports launched in
-  // the current window, for their owners.
-  std::vector<uint32_t> port_partition;
+  // node at its far end (Partitioning::far_part, one copy that every
+  // partition of the process reads), and the frames this replica's cut ports
+  // launched in the current window, for their owners.
+  std::span<const uint32_t> port_partition;
   // Two sets (alternate windows: one is written while the other is read),
   // each by destination partition; outbox_base selects the set being written.
   std::vector<CrossOutbox> outbox;

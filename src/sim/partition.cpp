@@ -280,6 +280,8 @@ Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, ui
            : !cut_by_structure                             ? "METIS"
            : scenario.topology.kind == TopologyKind::kRail ? "rail groups"
                                                            : "pods / leaf groups";
+  out.far_part.resize(f.ports.size());
+  for (PortId i = 0; i < f.ports.size(); ++i) out.far_part[i] = out.node_part[f.PeerNode(i)];
   for (const PortLink& p : f.ports) {
     const uint32_t peer_node = f.ports[p.peer].node;
     if (out.node_part[p.node] == out.node_part[peer_node] || p.node > peer_node) continue;

@@ -55,6 +55,10 @@ struct PartitionSize {
 struct Partitioning {
   uint32_t parts = 1;
   std::vector<uint32_t> node_part;  // per node: its partition
+  // Per port: the partition of the node at its link's far end (where a frame
+  // launched on it goes when the link is cut). One copy per process: every
+  // partition's replica reads it (Fabric::port_partition).
+  std::vector<uint32_t> far_part;
   std::vector<PartitionSize> sizes;
   uint64_t cut_links = 0;     // links whose ends lie in different partitions
   Time lookahead = kTimeMax;  // the smallest delay of a cut link

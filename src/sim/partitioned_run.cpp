@@ -84,8 +84,7 @@ PartitionedRun::PartitionedRun(const Scenario& scenario, uint32_t threads, RankE
         try {
           for (uint32_t p : home_[t]) {
             const uint32_t part = first_partition_ + p;
-            const PartitionPlace place{&partitioning_.node_part, part, partitioning_.parts,
-                                       part == 0};
+            const PartitionPlace place{&partitioning_, part, part == 0};
             replicas_[p] = std::make_unique<Simulation>(scenario_, layout, place);
           }
         } catch (...) {

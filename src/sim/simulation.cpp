@@ -15,6 +15,7 @@
 #include "ops/nic_pause_storm.h"
 #include "ops/slow_receiver.h"
 #include "ops/watchdog.h"
+#include "sim/partition.h"
 #include "sim/run_clock.h"
 #include "sim/stop_request.h"
 #include "topo/topology.h"
@@ -77,7 +78,7 @@ Simulation::Simulation(const Scenario& scenario, std::shared_ptr<const FabricLay
   const FabricLayout& l = *layout_;
   coordinator_ = place.coordinator;
   local_.resize(l.nodes.size());
-  for (size_t n = 0; n < local_.size(); ++n) local_[n] = (*place.node_part)[n] == place.partition;
+  for (size_t n = 0; n < local_.size(); ++n) local_[n] = place.cut->node_part[n] == place.partition;
   local_host_.resize(l.host_nodes.size());
   for (uint32_t h = 0; h < local_host_.size(); ++h) local_host_[h] = local_[l.host_nodes[h]];
   Build();
@@ -731,15 +732,12 @@ void Simulation::DispatchOps(const Event& e) {
 
 void Simulation::MarkCutPorts(const PartitionPlace& place) {
   Fabric& f = fabric_;
-  const std::vector<uint32_t>& node_part = *place.node_part;
-  f.outbox.resize(2 * place.parts);
-  f.port_partition.resize(f.ports.size());
+  f.outbox.resize(2 * place.cut->parts);
+  f.port_partition = place.cut->far_part;
   for (PortId i = 0; i < f.ports.size(); ++i) {
-    const PortLink& link = layout_->ports[i];
-    const uint32_t far = node_part[layout_->ports[link.peer].node];
     // The sending side of a cut link hands its frames over (Fabric::Launch).
-    if (local_[link.node] && far != place.partition) f.ports[i].link_ops |= Port::kLinkCut;
-    f.port_partition[i] = far;
+    if (local_[layout_->ports[i].node] && f.port_partition[i] != place.partition)
+      f.ports[i].link_ops |= Port::kLinkCut;
   }
 }
 

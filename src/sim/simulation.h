@@ -48,11 +48,12 @@ struct RunStats {
   uint32_t partitions = 1;
 };
 
+struct Partitioning;  // sim/partition.h
+
 // Where a replica of a partitioned run stands (sim/partitioned_run.h).
 struct PartitionPlace {
-  const std::vector<uint32_t>* node_part = nullptr;  // per node: its partition
-  uint32_t partition = 0;                            // this replica's
-  uint32_t parts = 1;
+  const Partitioning* cut = nullptr;  // outlives the replica
+  uint32_t partition = 0;             // this replica's
   // This replica counts the events every replica runs (flow arrivals).
   bool coordinator = false;
 };
