@@ -232,6 +232,9 @@ int RunCommand(const RunOptions& o) {
                    ? fmt::format(" sharing {} partitions{}", run.local_partitions(),
                                  ranks && ranks->Ranks() > 1 ? " per rank" : "")
                    : "");
+  if (const std::string note = WindowNote(run.partitioning(), run.result().quantum(), scenario);
+      !quiet && !note.empty())
+    fmt::print(stderr, "rocesim: note: {}\n", note);
   StopSignalsAtWindows();
   const RunStats stats = RunOrEndJob(run, update, ranks.get());
   progress.Clear();

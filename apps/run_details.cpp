@@ -31,8 +31,12 @@ void CheckScenario(const Scenario& scenario, uint32_t threads, uint32_t partitio
   const Simulation sim(scenario);
   const FabricLayout& layout = *sim.fabric().layout;
   std::string cut = "1 partition (a serial run)";
-  if (threads > 1 || partitions > 1)
-    cut = PartitionForRun(layout, scenario, 1, threads, partitions).Describe(layout.quantum);
+  if (threads > 1 || partitions > 1) {
+    const Partitioning p = PartitionForRun(layout, scenario, 1, threads, partitions);
+    cut = p.Describe(layout.quantum);
+    if (const std::string note = WindowNote(p, layout.quantum, scenario); !note.empty())
+      cut += "\nrocesim: note: " + note;
+  }
   fmt::print("rocesim: {} ({}) is valid: {}; {} from {}; duration {} ms; {}\n", scenario.name,
              scenario.source_file, FabricSize(layout),
              Plural(sim.fabric().flows.size(), "flow", "flows"),

@@ -127,6 +127,62 @@ TEST(Partition, TheWindowFallsBackToHostLinks) {
             500 * kNanosecond);
 }
 
+// Pods on short links (200 ns inside, 1 us to the cores): by default the
+// window is the shorter, and the run is told that its cut would allow the
+// longer; topology.sync_window sets it, and links shorter than it are then
+// never cut.
+TEST(Partition, SyncWindowKeepsShorterLinksWhole) {
+  const std::string pods =
+      "{type: fat_tree, k: 4, host_link: {rate: 100Gbps, delay: 200ns}, "
+      "fabric_link: {rate: 100Gbps, delay: 200ns}, core_link: {rate: 100Gbps, delay: 1us}";
+  const Simulation by_default = Build(pods + "}");
+  EXPECT_EQ(by_default.quantum(), 200 * kNanosecond);
+  const Partitioning cut = PartitionFabric(*by_default.fabric().layout, by_default.scenario(), 2);
+  EXPECT_EQ(cut.lookahead, kMicrosecond) << "two pods to a partition: only core links are cut";
+  EXPECT_NE(WindowNote(cut, by_default.quantum(), by_default.scenario())
+                .find("topology.sync_window: 1us would synchronise 5 times less often"),
+            std::string::npos)
+      << WindowNote(cut, by_default.quantum(), by_default.scenario());
+
+  const Simulation set = Build(pods + ", sync_window: 1us}");
+  EXPECT_EQ(set.quantum(), kMicrosecond);
+  const Fabric& f = set.fabric();
+  for (uint32_t parts : {2u, 4u, 8u}) {
+    const Partitioning p = PartitionFabric(*f.layout, set.scenario(), parts);
+    EXPECT_EQ(p.lookahead, kMicrosecond) << parts << " partitions";
+    EXPECT_EQ(WindowNote(p, set.quantum(), set.scenario()), "") << "the window is the user's";
+    for (const Port& port : f.ports)
+      if (port.delay < kMicrosecond) {
+        EXPECT_EQ(p.node_part[port.node], p.node_part[f.ports[port.peer].node])
+            << "a 200 ns link cut, " << parts << " partitions";
+      }
+  }
+  // Four pods and four core switches are all that can be separated.
+  try {
+    PartitionFabric(*f.layout, set.scenario(), 9);
+    ADD_FAILURE() << "9 partitions of 4 pods and 4 cores";
+  } catch (const PartitionError& e) {
+    EXPECT_NE(std::string(e.what()).find("it has 8 separable parts"), std::string::npos)
+        << e.what();
+    EXPECT_NE(std::string(e.what()).find(
+                  "shorter than the 1000000 ps window set by topology.sync_window"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// A window longer than the links a structural cut would cut (core links of
+// 1 us under a 2 us window) sends the fabric to METIS, which keeps them whole.
+TEST(Partition, AStructuralCutOfShortLinksFallsBackToMetis) {
+  const Simulation sim = Build(
+      "{type: fat_tree, k: 4, host_link: {rate: 100Gbps, delay: 2us}, "
+      "fabric_link: {rate: 100Gbps, delay: 2us}, core_link: {rate: 100Gbps, delay: 1us}, "
+      "sync_window: 2us}");
+  const Partitioning p = PartitionFabric(*sim.fabric().layout, sim.scenario(), 2);
+  EXPECT_EQ(p.by, "METIS");
+  EXPECT_EQ(p.lookahead, 2 * kMicrosecond);
+}
+
 TEST(Partition, OnePartitionCutsNothing) {
   const Simulation sim = Build("{type: fat_tree, k: 4}");
   const Partitioning p = PartitionFabric(*sim.fabric().layout, sim.scenario(), 1);

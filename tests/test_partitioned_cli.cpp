@@ -309,6 +309,46 @@ TEST_F(PartitionedCli, ShortHostLinksKeepTheFabricLinksWindow) {
   EXPECT_NE(r.output.find("shorter than the 1000000 ps window"), std::string::npos) << r.output;
 }
 
+// Pods on 200 ns links (hosts too) and cores on 1 us ones: the default window is 200 ns
+// and the run says that its cut allows 1 us; with topology.sync_window: 1us
+// the partitioned runs synchronise once per microsecond and still write the
+// serial run's results (which ends after the same, longer windows).
+TEST_F(PartitionedCli, SyncWindowLengthensTheWindowAndKeepsResultsIdentical) {
+  const std::string topology =
+      "topology: {type: fat_tree, k: 4, host_link: {rate: 100Gbps, delay: 200ns},\n"
+      "  fabric_link: {rate: 100Gbps, delay: 200ns}, core_link: {rate: 100Gbps, delay: 1us}";
+  const std::string rest =
+      "switch: {pfc: {enabled: true}, ecn: {enabled: true}}\n"
+      "host: {cc: dcqcn}\n"
+      "traffic:\n  - {type: poisson, load: 50%, cdf: websearch, span: 300us}\n";
+  const std::string head = "name: sync-window\nduration: 2ms\nseed: 5\n";
+  const std::string by_default = Write("pods-default.yaml", head + topology + "}\n" + rest);
+  const std::string out = RunInto("default", by_default, "--threads 2", "", /*quiet=*/false);
+  EXPECT_NE(out.find("window 200000 ps"), std::string::npos) << out;
+  EXPECT_NE(out.find("topology.sync_window: 1us would synchronise 5 times less often"),
+            std::string::npos)
+      << out;
+
+  const std::string sc = Write("pods-1us.yaml", head + topology + ", sync_window: 1us}\n" + rest);
+  RunInto("serial", sc, "");
+  const std::string threads = RunInto("threads", sc, "--threads 2", "", /*quiet=*/false);
+  EXPECT_NE(threads.find("lookahead 1000000 ps (smallest cut-link delay), window 1000000 ps"),
+            std::string::npos)
+      << threads;
+  EXPECT_EQ(threads.find("sync_window: 1us would"), std::string::npos) << threads;
+  EXPECT_GE(ExpectSameResults("serial", "threads").size(), 3u);
+  RunInto("shared", sc, "--threads 2 --partitions 4");
+  ExpectSameResults("serial", "shared");
+  if (HaveMpirun()) {
+    RunInto("ranks", sc, "", Mpirun(2));
+    ExpectSameResults("serial", "ranks");
+  }
+  const Cli r = RunRocesim("run '" + sc + "' -q --threads 1 --partitions 9 -o '" + dir_ + "nine'");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("window set by topology.sync_window cannot be cut"), std::string::npos)
+      << r.output;
+}
+
 // Links of zero delay give no lookahead: never cut, and a fabric of nothing
 // else cannot be split; the error names such a link.
 TEST_F(PartitionedCli, ZeroDelayLinksAreNeverCut) {

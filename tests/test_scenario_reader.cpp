@@ -287,6 +287,15 @@ TEST(ScenarioReader, HeadroomAuto) {
             -1);
 }
 
+// topology.sync_window: auto (0: the shortest link between switches,
+// FabricLayout) or a time of at least 1 ps.
+TEST(ScenarioReader, SyncWindow) {
+  EXPECT_EQ(Parse(kMinimal).topology.sync_window, 0);
+  EXPECT_EQ(Parse("topology: {type: star, hosts: 4, sync_window: auto}").topology.sync_window, 0);
+  EXPECT_EQ(Parse("topology: {type: star, hosts: 4, sync_window: 2us}").topology.sync_window,
+            2 * kMicrosecond);
+}
+
 TEST(ScenarioReader, HostCounts) {
   EXPECT_EQ(ExpectedHostCount(Parse("topology: {type: star, hosts: 17}").topology), 17);
   EXPECT_EQ(ExpectedHostCount(
@@ -396,6 +405,12 @@ TEST(ScenarioReaderErrors, Ranges) {
   has(ErrorOf(m + "switch: {pfc: {priorities: [3, 3]}}"), "priority 3 is listed twice");
   has(ErrorOf(m + "switch: {pfc: {quanta: 70000}}"), "expected an integer from 1 to 65535");
   has(ErrorOf(m + "switch: {pfc: {headroom: [1]}}"), R"(expected "auto" or a size)");
+  EXPECT_EQ(ErrorOf("topology: {type: star, sync_window: 0us}"),
+            R"(x.yaml:1:37: topology.sync_window: expected a time greater than 0, got "0us")");
+  has(ErrorOf("topology: {type: star, sync_window: soon}"),
+      R"(topology.sync_window: expected "auto" or a time like "1us")");
+  has(ErrorOf("topology: {type: star, sync_window: [1us]}"),
+      R"(topology.sync_window: expected "auto" or a time like "1us")");
   has(ErrorOf(m + "switch: {dscp_map: {64: 1}}"),
       R"(switch.dscp_map: expected an integer from 0 to 63, got "64")");
   has(ErrorOf(m + "switch: {dscp_map: {26: 9}}"),

@@ -163,7 +163,7 @@ std::shared_ptr<const FabricLayout> LayoutFabric(const Scenario& scenario) {
       l.adjacency[node].emplace_back(p.local, node == link.a ? link.b : link.a);
     }
   }
-  l.quantum = SyncWindow(l);
+  l.quantum = scenario.topology.sync_window > 0 ? scenario.topology.sync_window : SyncWindow(l);
   Routing::BuildProgress progress;
   if (SetupListened())
     progress = [](uint32_t done, uint32_t total) { ReportSetup("forwarding tables", done, total); };

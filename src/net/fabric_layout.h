@@ -68,7 +68,8 @@ struct FabricLayout {
   std::vector<std::vector<std::pair<uint16_t, uint32_t>>> adjacency;
   Routing routing;                  // every link up
   std::vector<PortId> fault_ports;  // per fault: its link's port (link_down, packet_loss), else 0
-  // The window of the canonical synchronisation scheme (SyncWindow).
+  // The window of the canonical synchronisation scheme: topology.sync_window,
+  // or SyncWindow when that is auto.
   Time quantum = 0;
 
   // The port a host's NIC sends on.
@@ -118,6 +119,13 @@ uint64_t EcmpSalt(const Scenario& scenario);
 // frame. Hosts on shorter links stay with their switch instead; a fabric
 // then cannot be cut into more partitions than it has switches (or groups
 // of switches joined by zero-delay links).
+//
+// This is the default (topology.sync_window: auto). Switch links of two
+// lengths (short inside pods, long to the cores) give the shorter, though a
+// cut by pods cuts only the longer: topology.sync_window sets the window
+// instead, and links shorter than it are then never cut (a start-up note
+// says when a run's cut would allow a longer window: WindowNote in
+// sim/partition.h).
 Time SyncWindow(const FabricLayout& layout);
 
 // Lays out `scenario`'s fabric. Throws BuildError for a topology rocesim

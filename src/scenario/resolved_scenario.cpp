@@ -209,6 +209,10 @@ void WriteTopology(Out o, const TopologyConfig& t) {
   WriteLink(o.Map("host_link"), t.host_rate_bps, t.host_delay);
   WriteLink(o.Map("fabric_link"), t.fabric_rate_bps, t.fabric_delay);
   WriteLink(o.Map("core_link"), t.core_rate_bps, t.core_delay);
+  if (t.sync_window == 0)
+    o.Put("sync_window", "auto", "time, or auto (the shortest link between switches)");
+  else
+    o.Time("sync_window", t.sync_window);
   o.Int("ifg_bytes", t.ifg_bytes);
   // A topology file gives each link its own.
   if (t.kind != TopologyKind::kFile) o.Fraction("error_rate", t.error_rate);

@@ -78,6 +78,12 @@ struct TopologyConfig {
   Time fabric_delay = 1 * kMicrosecond;
   int64_t core_rate_bps = 100'000'000'000;
   Time core_delay = 1 * kMicrosecond;
+  // The window of the canonical synchronisation scheme (sim/partitioned_run.h,
+  // Simulation::Advance); 0 = auto, the shortest link between switches
+  // (SyncWindow in net/fabric_layout.h). A partitioning never cuts a link
+  // shorter than the window, so a longer one (a fabric's core links, where
+  // the pods' links are shorter) means fewer windows and fewer ways to cut.
+  Time sync_window = 0;
   // Preamble + inter-frame gap added to every frame on the wire (Ethernet: 20 B).
   int ifg_bytes = 20;
   // Probability that a frame is lost on a link (random bit errors), for every

@@ -66,10 +66,14 @@ void Reader::ReadLink(const Field& f, int64_t& rate, Time& delay) const {
 }
 
 void Reader::ReadTopology(const Field& f, TopologyConfig& t) {
+  // One line per key is what clang-format makes of this list.
+  // clang-format off
   const Map m = ReadMap(
       f, {"type", "hosts", "hosts_left", "hosts_right", "leaves", "spines", "hosts_per_leaf",
           "links_per_spine", "k", "servers", "servers_per_rail_group", "file", "gpus_per_server",
-          "nvlink", "host_link", "fabric_link", "core_link", "ifg_bytes", "error_rate"});
+          "nvlink", "host_link", "fabric_link", "core_link", "sync_window", "ifg_bytes",
+          "error_rate"});
+  // clang-format on
   const Field type_field =
       Require(m, "type", " (one of star, dumbbell, leaf_spine, fat_tree, rail, file)");
   const std::string type =
@@ -162,6 +166,16 @@ void Reader::ReadTopology(const Field& f, TopologyConfig& t) {
   if (auto v = m.Get("host_link")) ReadLink(*v, t.host_rate_bps, t.host_delay);
   if (auto v = m.Get("fabric_link")) ReadLink(*v, t.fabric_rate_bps, t.fabric_delay);
   if (auto v = m.Get("core_link")) ReadLink(*v, t.core_rate_bps, t.core_delay);
+  if (auto v = m.Get("sync_window")) {
+    if (!v->node.IsScalar()) Expected(*v, R"("auto" or a time like "1us")");
+    const std::string& text = v->node.Scalar();
+    if (text != "auto") {
+      // A word that is not a time gets the choice, not the time's syntax.
+      if (std::none_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; }))
+        Expected(*v, R"("auto" or a time like "1us")");
+      t.sync_window = TimeValue(*v, 1);
+    }
+  }
   if (auto v = m.Get("ifg_bytes")) t.ifg_bytes = IntField(*v, 0, 1 << 12);
   if (auto v = m.Get("error_rate")) {
     if (t.kind == TopologyKind::kFile)

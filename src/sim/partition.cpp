@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "core/units.h"
 #include "net/fabric_layout.h"
 #include "sim/partition_load.h"
 
@@ -160,14 +161,17 @@ Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, ui
   out.node_part.assign(n, 0);
   bool cut_by_structure = false;
   // A link shorter than the window (FabricLayout::quantum: a zero-delay
-  // link, or a host link shorter than the switch links) must not be cut.
-  // The structural cuts cut only links between switches, which are either
-  // of zero delay or at least the window long.
+  // link, a host link shorter than the switch links, or any link shorter
+  // than topology.sync_window) must not be cut. A structural cut that would
+  // cut one is not used: METIS cuts around it.
   const auto too_short = [&](const PortLink& p) { return p.delay < f.quantum; };
   if (parts > 1 && uncuttable.empty() &&
       std::none_of(f.ports.begin(), f.ports.end(),
                    [](const PortLink& p) { return p.delay == 0; })) {
-    if (std::vector<uint32_t> part = StructuralCut(f, scenario, parts, load); !part.empty()) {
+    if (std::vector<uint32_t> part = StructuralCut(f, scenario, parts, load);
+        !part.empty() && std::none_of(f.ports.begin(), f.ports.end(), [&](const PortLink& p) {
+          return too_short(p) && part[p.node] != part[f.ports[p.peer].node];
+        })) {
       out.node_part = std::move(part);
       cut_by_structure = true;
     }
@@ -202,9 +206,12 @@ Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, ui
         for (const PortLink& p : f.ports)
           if (too_short(p)) {
             zero = fmt::format(
-                " (links shorter than the {} ps window, the shortest link between switches, "
-                "cannot be cut: e.g. node {} port {} to node {}, {} ps)",
-                f.quantum, p.node, p.local, f.ports[p.peer].node, p.delay);
+                " (links shorter than the {} ps window{} cannot be cut: e.g. node {} port {} to "
+                "node {}, {} ps)",
+                f.quantum,
+                scenario.topology.sync_window > 0 ? " set by topology.sync_window"
+                                                  : ", the shortest link between switches,",
+                p.node, p.local, f.ports[p.peer].node, p.delay);
             break;
           }
       const std::string servers =
@@ -319,6 +326,21 @@ Partitioning PartitionForRun(const FabricLayout& layout, const Scenario& scenari
       if (per_thread == 1) throw;
     }
   }
+}
+
+std::string WindowNote(const Partitioning& cut, Time window, const Scenario& scenario) {
+  if (scenario.topology.sync_window > 0 || cut.lookahead == kTimeMax || cut.lookahead <= window)
+    return "";
+  const Time longer = cut.lookahead;
+  const std::string ratio =
+      longer % window == 0
+          ? fmt::format("{}", longer / window)
+          : fmt::format("{:.1f}", static_cast<double>(longer) / static_cast<double>(window));
+  return fmt::format(
+      "every link this run cuts is at least {} long; topology.sync_window: {} would synchronise "
+      "{} times less often than the {} window (links shorter than the window are then never cut, "
+      "and a serial run ends after the same longer windows)",
+      FormatTime(longer), FormatTime(longer), ratio, FormatTime(window));
 }
 
 std::string Partitioning::Describe(Time window) const {

@@ -80,6 +80,12 @@ struct Partitioning {
 // one (Simulation::Advance).
 Partitioning PartitionFabric(const FabricLayout& layout, const Scenario& scenario, uint32_t parts);
 
+// A note for a run whose window is the default (topology.sync_window: auto)
+// while every link `cut` cuts is longer: pods on short links joined by
+// longer core links. It names the longer window the scenario could set;
+// empty when there is nothing to gain.
+std::string WindowNote(const Partitioning& cut, Time window, const Scenario& scenario);
+
 // How many partitions each thread runs when the user names no count
 // (`--partitions` left out): 1, 2 or 4, the fewest that leave at most
 // kAutoLinksPerPartition links to a partition, over `threads` threads in all
