@@ -418,6 +418,13 @@ COMPARE_COLUMNS = [
     ("ecn_marks", "ECN marks", "ecn_marks", 0),
     ("sim_ms", "sim ms", "sim_seconds", 3),
     ("cpu_seconds", "CPU s", "run.cpu_seconds", 2),
+    # How fast and how spread: a parallel run's point is its wall time, and
+    # the same results may come from any ranks x threads (README "One run over
+    # many cores"); "-" for results written before these were recorded.
+    ("wall_seconds", "wall s", "run.wall_seconds", 2),
+    ("ranks", "ranks", "run.ranks", 0),
+    ("threads", "threads", "run.threads", 0),
+    ("partitions", "parts", "run.partitions", 0),
 ]
 
 
@@ -572,7 +579,10 @@ def do_compare(args):
         body.append(html_table(heads, text_rows))
         body.append("<p class=\"meta\">flows done: finished of all flows; p50/p95/p99: "
                     "FCT slowdown percentiles of completed flows; pauses: PFC pause frames "
-                    "sent; sim ms: simulated time; CPU s: simulator CPU time.</p>")
+                    "sent; sim ms: simulated time; CPU s: simulator CPU time; wall s: "
+                    "the simulation's wall-clock time; ranks, threads (per rank), parts: how "
+                    "the run was spread (partitions of the fabric; 1, 1, 1 for a serial "
+                    "run).</p>")
         body.append(html_table(["run", "results directory"],
                                [[lab, os.path.abspath(d)] for lab, d, _ in table],
                                numeric_from=2))

@@ -87,7 +87,7 @@ def summary(name, p50, p95, p99, drops, pauses, ecn, completed, total, sim_s=0.0
         "ecn_marks": ecn, "cnps_sent": 5, "cnps_received": 5, "events": 12345,
         "sim_seconds": sim_s, "all_flows_done": completed == total,
         "run": {"wall_seconds": 0.3, "cpu_seconds": cpu, "peak_rss_bytes": 5_000_000,
-                "events_per_second": 41150.0},
+                "events_per_second": 41150.0, "ranks": 1, "threads": 2, "partitions": 4},
     }
 
 
@@ -415,6 +415,8 @@ print(json.dumps({{
         self.assertEqual(a["ecn_marks"], "777")
         self.assertAlmostEqual(float(a["sim_ms"]), 2.0)
         self.assertAlmostEqual(float(a["cpu_seconds"]), 0.25)
+        self.assertAlmostEqual(float(a["wall_seconds"]), 0.3)
+        self.assertEqual((a["ranks"], a["threads"], a["partitions"]), ("1", "2", "4"))
         # The printed table: a header and one line per run, in order.
         lines = [ln for ln in out.splitlines() if ln.startswith(("run", "A ", "B "))]
         self.assertEqual(len(lines), 3, out)

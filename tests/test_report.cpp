@@ -135,7 +135,8 @@ TEST_F(ReportCliTest, ReportOrdersSizesAndSaysWhatTheMonitorsCovered) {
 
 TEST_F(ReportCliTest, CompareTwoRunsWritesTable) {
   ASSERT_EQ(Cli("run '" + dir_ + "tiny.yaml' -q -o '" + dir_ + "a'"), 0) << output_;
-  ASSERT_EQ(Cli("run '" + dir_ + "tiny.yaml' -q --set host.cc=dcqcn -o '" + dir_ + "b'"), 0)
+  ASSERT_EQ(
+      Cli("run '" + dir_ + "tiny.yaml' -q --set host.cc=dcqcn --threads 2 -o '" + dir_ + "b'"), 0)
       << output_;
   ASSERT_EQ(Cli("compare '" + dir_ + "a' '" + dir_ + "b' --labels none,dcqcn -o '" + dir_ + "cmp'"),
             0)
@@ -144,6 +145,12 @@ TEST_F(ReportCliTest, CompareTwoRunsWritesTable) {
   const std::string csv = ReadFile(dir_ + "cmp/compare.csv");
   EXPECT_NE(csv.find("\nnone,"), std::string::npos) << csv;
   EXPECT_NE(csv.find("\ndcqcn,"), std::string::npos) << csv;
+  // How each ran: the serial run 1 rank, 1 thread, 1 partition; the other 2
+  // threads on 2 partitions (a 4-host star: one per thread). Rows end in
+  // "\r\n", as Python's csv module writes them.
+  EXPECT_NE(csv.find(",wall_seconds,ranks,threads,partitions"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",1,1,1\r\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",1,2,2\r\n"), std::string::npos) << csv;
   EXPECT_TRUE(std::filesystem::exists(dir_ + "cmp/compare.html"));
 }
 
