@@ -236,6 +236,22 @@ TEST_F(PartitionedCli, FloodingDeadlockReportsTheSameCycle) {
   EXPECT_EQ(d, Summary("serial")["deadlocks"]);
 }
 
+// Fabric links of 120 us, so a window (120 us) holds two or three of the
+// detector's samples (every 50 us): each is a meeting of the partitions, and
+// the deadlock is found at the same sample as in the serial run (until the
+// twenty-second session a partition took only a window's first sample and
+// reported the deadlock at the next window's).
+TEST_F(PartitionedCli, DeadlockSamplesSeveralTimesAWindow) {
+  ExpectPartitionedEqualsSerial(ExamplePath("deadlock-flooding.yaml"),
+                                "--set topology.fabric_link.delay=120us");
+  const nlohmann::json d = Summary("threads")["deadlocks"];
+  ASSERT_FALSE(d.empty());
+  EXPECT_EQ(d, Summary("serial")["deadlocks"]);
+  RunInto("shared", ExamplePath("deadlock-flooding.yaml"),
+          "--set topology.fabric_link.delay=120us --threads 2 --partitions 3");
+  ExpectSameResults("serial", "shared");
+}
+
 TEST_F(PartitionedCli, SweepPointsRunPartitioned) {
   const std::string sweep = WriteQuickstartSeedSweep();
   ASSERT_EQ(RunRocesim("sweep '" + sweep + "' -j 1 -o '" + dir_ + "plain'").exit_code, 0);

@@ -42,8 +42,8 @@ struct PartitionedRun::Shared {
   };
   std::array<Slot, 2> slots;
   SpinBarrier sync;
-  // Per thread, by phase parity (a window is one phase, or two around a
-  // deadlock sample): how far the phase's claims have got through the
+  // Per thread, by phase parity (a window is one phase, and one more per
+  // deadlock sample in it): how far the phase's claims have got through the
   // thread's own partitions (PartitionedRun::ClaimPartition).
   struct alignas(64) Claim {
     std::atomic<uint32_t> next{0};
@@ -142,11 +142,12 @@ void RethrowFirstFailure(const std::vector<std::exception_ptr>& errors) {
 // window w's.
 //
 // A window holding a deadlock sample (monitors.deadlock: at every multiple of
-// its period, in every partition) runs in two halves: every partition runs
-// up to and including its sample; barrier; thread 0 pools the samples (and
-// the other ranks'); barrier; every partition takes the detector's step on
-// the whole graph and runs the rest of the window. Each half is a phase of
-// claims (ClaimPartition), so any thread may run either half.
+// its period, in every partition) runs in pieces: every partition runs up to
+// and including its sample; barrier; thread 0 pools the samples (and the
+// other ranks'); barrier; every partition takes the detector's step on the
+// whole graph and runs on, to the window's next sample (the same again) or
+// its end. Each piece is a phase of claims (ClaimPartition), so any thread
+// may run any piece.
 void PartitionedRun::RunThread(uint32_t t, const Simulation::ProgressFn& progress) {
   Shared& sh = *shared_;
   const Time until = scenario_.duration;
@@ -205,21 +206,30 @@ void PartitionedRun::RunThread(uint32_t t, const Simulation::ProgressFn& progres
     const Time end = a.start + (quantum - 1);
     const Time last = std::min(end, until);
     if (t == 0) sh.last_window_clipped = end > until;
-    const Time check = replicas_[0]->DeadlockCheckFrom(a.start);
-    if (check <= last) {
+    // Every deadlock sample in the window (more than one when the window is
+    // longer than the detector's period) is a meeting; the phase after a
+    // sample starts with the detector's step on the pooled samples.
+    bool sampled = false;
+    for (Time check = replicas_[0]->DeadlockCheckFrom(a.start); check <= last;
+         check = replicas_[0]->DeadlockCheckFrom(check + 1)) {
       run_phase(
           [&](uint32_t p) {
-            Open(p, next);
+            if (sampled) {
+              replicas_[p]->ResolveDeadlock(sh.all_samples);
+            } else {
+              Open(p, next);
+            }
             timed(p, [&] { sh.samples[p] = replicas_[p]->RunThroughDeadlockCheck(check); });
           },
           nullptr);
       if (t == 0)
         sh.all_samples = exchange_ ? exchange_->AllDeadlockSamples(sh.samples) : sh.samples;
       sh.sync.Wait();
+      sampled = true;
     }
     run_phase(
         [&](uint32_t p) {
-          if (check <= last) {
+          if (sampled) {
             replicas_[p]->ResolveDeadlock(sh.all_samples);
           } else {
             Open(p, next);
