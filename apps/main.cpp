@@ -1,12 +1,12 @@
 // The rocesim command line. Subcommands (one file each, apps/commands.h):
 //   run SCENARIO.yaml [-o DIR] [--force] [--seed N] [--set key.path=value ...] [-q | -v]
-//       [--threads T] [--partitions P] [--check]   (--check: validate and build only)
+//       [--threads T|auto] [--partitions P] [--check]   (--check: validate and build only)
 //       (also under mpirun: one run partitioned over the ranks)
 //   report DIR / compare DIR...   (python/rocesim_report.py)
 //   import-hpcc CONFIG -o SCENARIO.yaml
 //   import-aicb WORKLOAD.txt -o SCENARIO.yaml
 //   params   (every scenario key, its default and unit)
-//   sweep SWEEP.yaml [-j N] [-o DIR] [--mpi] [--threads T] [--partitions P] [--dry-run]
+//   sweep SWEEP.yaml [-j N] [-o DIR] [--mpi] [--threads T|auto] [--partitions P] [--dry-run]
 //       (docs/sweep.md)
 // Exit status: 0 success, 2 bad scenario, input file or usage (or a results
 // directory that is taken: core/results_dir.h), 130 / 143 a run stopped by
@@ -18,6 +18,7 @@
 #include <charconv>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -33,6 +34,15 @@
 #include "sim/simulation.h"
 #include "stats/invariants.h"
 #include "topo/hpcc_topology_file.h"
+
+namespace {
+// --threads auto: 0, which the commands read as one thread per usable core
+// (core/usable_cores.h); any other word falls through to the range check.
+CLI::Validator ThreadsAuto() {
+  return CLI::Transformer(std::map<std::string, std::string>{{"auto", "0"}}, CLI::ignore_case)
+      .description("");
+}
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace rocesim;
@@ -85,8 +95,10 @@ int main(int argc, char** argv) {
                 "hosts, switches, links, flows and partitions (exit 0, or 2 on an error)");
   run->add_option("-t,--threads", run_opts.threads,
                   "Partition the fabric over T threads (per MPI rank under mpirun); the "
-                  "results are identical to a serial run's")
-      ->check(CLI::Range(1, 1024));
+                  "results are identical to a serial run's. auto (or 0): one per core this "
+                  "process may use (its affinity mask)")
+      ->transform(ThreadsAuto())
+      ->check(CLI::Range(0, 1024));
   run->add_option("-p,--partitions", run_opts.partitions,
                   "Cut the fabric into P partitions (per MPI rank), P >= T, that the T threads "
                   "share: each window a thread runs its own, then any not yet begun; smaller "
@@ -146,8 +158,10 @@ int main(int argc, char** argv) {
                   "Spread the points over MPI ranks (mpirun -n R rocesim sweep ... --mpi)");
   sweep
       ->add_option("-t,--threads", sweep_opts.threads,
-                   "Run each point partitioned over T threads (rocesim run --threads)")
-      ->check(CLI::Range(1, 1024));
+                   "Run each point partitioned over T threads (rocesim run --threads; auto: "
+                   "every usable core, one point at a time unless -j says otherwise)")
+      ->transform(ThreadsAuto())
+      ->check(CLI::Range(0, 1024));
   sweep
       ->add_option("-p,--partitions", sweep_opts.partitions,
                    "Cut each point's fabric into P partitions (rocesim run --partitions)")

@@ -142,7 +142,9 @@ RunStats RunOrEndJob(PartitionedRun& run, const Simulation::ProgressFn& update,
 
 }  // namespace
 
-int RunCommand(const RunOptions& o) {
+int RunCommand(const RunOptions& options) {
+  RunOptions o = options;
+  if (o.threads == 0) o.threads = UsableCores();  // --threads auto
   const Scenario scenario = LoadScenario(o.file, o.sets, o.seed);
   const std::vector<std::string> warnings = ScenarioWarnings(scenario);
   if (o.check) {

@@ -205,7 +205,9 @@ int Sweep(const SweepOptions& o, const Ranks& ranks) {
 
 }  // namespace
 
-int SweepCommand(const SweepOptions& options) {
+int SweepCommand(const SweepOptions& command_line) {
+  SweepOptions options = command_line;
+  if (options.threads == 0) options.threads = static_cast<int>(UsableCores());  // --threads auto
   try {
     const Ranks ranks(options.mpi);
     try {

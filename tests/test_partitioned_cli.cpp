@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "core/usable_cores.h"
 #include "tests/cli_test_support.h"
 
 namespace rocesim {
@@ -60,6 +61,26 @@ class PartitionedCli : public test::CliTest {
 TEST_F(PartitionedCli, QuickstartIsTheSameOnThreadsAndRanks) {
   ExpectPartitionedEqualsSerial(ExamplePath("quickstart.yaml"));
   EXPECT_EQ(Summary("threads")["flows"]["completed"], 16);
+}
+
+// --threads auto (or 0): one thread per core the affinity mask allows; the
+// results are still the serial run's, and summary.json says how many ran.
+// Anything else that is not a count is refused.
+TEST_F(PartitionedCli, ThreadsAutoTakesEveryUsableCore) {
+  RunInto("serial", ExamplePath("quickstart.yaml"), "");
+  RunInto("auto", ExamplePath("quickstart.yaml"), "--threads auto");
+  ExpectSameResults("serial", "auto");
+  EXPECT_EQ(Summary("auto")["run"]["threads"], UsableCores());
+  RunInto("zero", ExamplePath("quickstart.yaml"), "--threads 0");
+  EXPECT_EQ(Summary("zero")["run"]["threads"], UsableCores());
+  if (std::system("command -v taskset >/dev/null 2>&1") == 0) {
+    RunInto("one", ExamplePath("quickstart.yaml"), "--threads auto", "taskset -c 0 ");
+    EXPECT_EQ(Summary("one")["run"]["threads"], 1) << "one usable core: the serial run";
+  }
+  const Cli r = RunRocesim("run '" + ExamplePath("quickstart.yaml") + "' -q --threads many -o '" +
+                           dir_ + "x'");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--threads"), std::string::npos) << r.output;
 }
 
 // More threads than the cores the affinity mask allows: the run says so,

@@ -160,6 +160,14 @@ class RunTest(unittest.TestCase):
         for name in rocesim.Result.TABLES:
             pd.testing.assert_frame_equal(serial.table(name), parted.table(name))
 
+    def test_threads_auto_takes_every_usable_core(self):
+        serial = rocesim.run(QUICKSTART)
+        auto = rocesim.run(QUICKSTART, threads="auto")
+        self.assertEqual(auto.summary["run"]["threads"], len(os.sched_getaffinity(0)))
+        self.assertEqual(without_run(serial.summary), without_run(auto.summary))
+        with self.assertRaisesRegex(ValueError, "auto"):
+            rocesim.run(QUICKSTART, threads="all")
+
     def test_partitions_shared_by_threads_give_the_serial_results(self):
         serial = rocesim.run(QUICKSTART, overrides=MONITORED)
         shared = rocesim.run(QUICKSTART, overrides=MONITORED, threads=2, partitions=3)

@@ -87,11 +87,27 @@ def check(scenario, overrides=None, seed=None):
         reraise(e, name)
 
 
+def usable_cores():
+    """The cores this process may run on (its affinity mask), as the command
+    line counts them for `--threads auto`."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def resolve_threads(threads):
+    """`threads` as a count: "auto" is one per usable core (`--threads auto`)."""
+    return usable_cores() if threads == "auto" else threads
+
+
 def check_parallelism(threads, partitions):
-    """Validates `threads` and `partitions` as `rocesim run` does; returns
-    the partition count (0 when None: the run picks it by the fabric's size)."""
+    """Validates `threads` (resolved: resolve_threads) and `partitions` as
+    `rocesim run` does; returns the partition count (0 when None: the run
+    picks it by the fabric's size)."""
     if not isinstance(threads, int) or not 1 <= threads <= 1024:
-        raise ValueError(f"threads: expected an integer from 1 to 1024, got {threads!r}")
+        raise ValueError(f'threads: expected an integer from 1 to 1024 or "auto", '
+                         f'got {threads!r}')
     if partitions is None:
         return 0
     if not isinstance(partitions, int) or not threads <= partitions <= 4096:
@@ -109,13 +125,15 @@ def run(scenario, overrides=None, seed=None, threads=1, partitions=None):
     overrides  {"key.path": value} or ["key.path=value", ...], as
                `rocesim run --set` (applied in order, before `seed`)
     seed       replaces the scenario's seed (0 .. 2**64 - 1)
-    threads    threads on this machine (`--threads`; identical results)
+    threads    threads on this machine (`--threads`; identical results);
+               "auto": one per core this process may use
     partitions the fabric cut into this many partitions that the threads
                share (`--partitions`; at least `threads`; default 1, 2 or
                4 per thread by the fabric's size, as the command line)
 
     Raises ScenarioError (a ValueError) for a bad scenario. The GIL is
     released while the simulation runs."""
+    threads = resolve_threads(threads)
     partitions = check_parallelism(threads, partitions)
     _check_seed(seed)
     source, is_text, name = scenario_source(scenario)

@@ -12,8 +12,8 @@ import tempfile
 import time
 
 from . import _core
-from ._run import (DICT_SOURCE, Result, ScenarioError, check_parallelism, reraise, run,
-                   scenario_source)
+from ._run import (DICT_SOURCE, Result, ScenarioError, check_parallelism, reraise,
+                   resolve_threads, run, scenario_source, usable_cores)
 
 try:
     import pandas as pd
@@ -93,8 +93,10 @@ def sweep(scenario, grid=None, points=None, set=None, out=None, jobs=None, threa
     out       the sweep directory (default: a new temporary directory); a
               point already finished there with the same overrides is not
               run again, and sweep.csv is (re)written there
-    jobs      worker processes at once (default: the machine's cores)
-    threads   each point partitioned over this many threads
+    jobs      worker processes at once (default: the usable cores divided
+              by `threads`, as `rocesim sweep`)
+    threads   each point partitioned over this many threads ("auto": every
+              usable core, one point at a time unless `jobs` says otherwise)
     partitions  ... into this many partitions (`--partitions`; default by
               the fabric's size, as the command line)
     progress  called as progress(SweepProgress(done, total, name, ok, error,
@@ -104,6 +106,7 @@ def sweep(scenario, grid=None, points=None, set=None, out=None, jobs=None, threa
     point, the sweep value to blame and the field)."""
     if grid is None and points is None:
         raise ValueError("sweep: give grid= and/or points=")
+    threads = resolve_threads(threads)
     check_parallelism(threads, partitions)
     spec = {"grid": grid, "points": points, "set": set}
     source, is_text, name = scenario_source(scenario)
@@ -146,7 +149,7 @@ def sweep(scenario, grid=None, points=None, set=None, out=None, jobs=None, threa
         if progress is not None:
             progress(SweepProgress(done, len(tasks), names[index], error is None, error, seconds))
 
-    jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks) or 1))
+    jobs = max(1, min(jobs or usable_cores() // threads, len(tasks) or 1))
     if jobs == 1:
         for done, task in enumerate(tasks, 1):
             finish(*_run_point(task), done)
