@@ -144,6 +144,17 @@ TEST(Partition, SyncWindowKeepsShorterLinksWhole) {
             std::string::npos)
       << WindowNote(cut, by_default.quantum(), by_default.scenario());
 
+  // A ratio that is not whole is given to a tenth.
+  const Simulation longer_pods = Build(
+      "{type: fat_tree, k: 4, host_link: {rate: 100Gbps, delay: 400ns}, "
+      "fabric_link: {rate: 100Gbps, delay: 400ns}, core_link: {rate: 100Gbps, delay: 1us}}");
+  const Partitioning by_pods =
+      PartitionFabric(*longer_pods.fabric().layout, longer_pods.scenario(), 4);
+  EXPECT_NE(WindowNote(by_pods, longer_pods.quantum(), longer_pods.scenario())
+                .find("would synchronise 2.5 times less often than the 400ns window"),
+            std::string::npos)
+      << WindowNote(by_pods, longer_pods.quantum(), longer_pods.scenario());
+
   const Simulation set = Build(pods + ", sync_window: 1us}");
   EXPECT_EQ(set.quantum(), kMicrosecond);
   const Fabric& f = set.fabric();
