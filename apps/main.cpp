@@ -96,7 +96,8 @@ int main(int argc, char** argv) {
   run->add_option("-t,--threads", run_opts.threads,
                   "Partition the fabric over T threads (per MPI rank under mpirun); the "
                   "results are identical to a serial run's. auto (or 0): one per core this "
-                  "process may use (its affinity mask)")
+                  "process may use (its affinity mask; ranks of mpirun --bind-to none share "
+                  "their machine's)")
       ->transform(ThreadsAuto())
       ->check(CLI::Range(0, 1024));
   run->add_option("-p,--partitions", run_opts.partitions,

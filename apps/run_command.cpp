@@ -17,6 +17,7 @@
 #include "core/usable_cores.h"
 #include "scenario/scenario_reader.h"
 #include "scenario/scenario_warnings.h"
+#include "sim/mpi_launch_env.h"
 #include "sim/partitioned_run.h"
 #include "sim/run_progress.h"
 #include "sim/simulation.h"
@@ -144,7 +145,7 @@ RunStats RunOrEndJob(PartitionedRun& run, const Simulation::ProgressFn& update,
 
 int RunCommand(const RunOptions& options) {
   RunOptions o = options;
-  if (o.threads == 0) o.threads = UsableCores();  // --threads auto
+  if (o.threads == 0) o.threads = AutoThreadsHere();  // --threads auto
   const Scenario scenario = LoadScenario(o.file, o.sets, o.seed);
   const std::vector<std::string> warnings = ScenarioWarnings(scenario);
   if (o.check) {

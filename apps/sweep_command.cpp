@@ -207,7 +207,8 @@ int Sweep(const SweepOptions& o, const Ranks& ranks) {
 
 int SweepCommand(const SweepOptions& command_line) {
   SweepOptions options = command_line;
-  if (options.threads == 0) options.threads = static_cast<int>(UsableCores());  // --threads auto
+  if (options.threads == 0)
+    options.threads = static_cast<int>(AutoThreadsHere());  // --threads auto
   try {
     const Ranks ranks(options.mpi);
     try {

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -63,8 +64,9 @@ TEST_F(PartitionedCli, QuickstartIsTheSameOnThreadsAndRanks) {
   EXPECT_EQ(Summary("threads")["flows"]["completed"], 16);
 }
 
-// --threads auto (or 0): one thread per core the affinity mask allows; the
-// results are still the serial run's, and summary.json says how many ran.
+// --threads auto (or 0): one thread per core the affinity mask allows (under
+// mpirun, each rank's share); the results are still the serial run's, and
+// summary.json says how many ran.
 // Anything else that is not a count is refused.
 TEST_F(PartitionedCli, ThreadsAutoTakesEveryUsableCore) {
   RunInto("serial", ExamplePath("quickstart.yaml"), "");
@@ -76,6 +78,12 @@ TEST_F(PartitionedCli, ThreadsAutoTakesEveryUsableCore) {
   if (std::system("command -v taskset >/dev/null 2>&1") == 0) {
     RunInto("one", ExamplePath("quickstart.yaml"), "--threads auto", "taskset -c 0 ");
     EXPECT_EQ(Summary("one")["run"]["threads"], 1) << "one usable core: the serial run";
+  }
+  if (HaveMpirun()) {  // 2 ranks on this machine: each its share of the cores
+    RunInto("ranks", ExamplePath("quickstart.yaml"), "--threads auto", Mpirun(2));
+    ExpectSameResults("serial", "ranks");
+    EXPECT_EQ(Summary("ranks")["run"]["ranks"], 2);
+    EXPECT_EQ(Summary("ranks")["run"]["threads"], std::max(1u, UsableCores() / 2));
   }
   const Cli r = RunRocesim("run '" + ExamplePath("quickstart.yaml") + "' -q --threads many -o '" +
                            dir_ + "x'");

@@ -1,7 +1,13 @@
 #include "sim/mpi_launch_env.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <string_view>
+#include <thread>
+
+#include "core/usable_cores.h"
 
 namespace rocesim {
 
@@ -16,6 +22,24 @@ void PreferSharedMemoryPml() {
           SingleMachinePml(std::getenv("OMPI_COMM_WORLD_SIZE"),
                            std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE"), std::getenv("OMPI_MCA_pml")))
     setenv("OMPI_MCA_pml", pml, /*overwrite=*/0);
+}
+
+uint32_t AutoThreads(uint32_t usable, uint32_t machine, const char* local_ranks) {
+  usable = std::max(usable, 1u);
+  uint32_t sharing = 1;
+  if (local_ranks != nullptr) {
+    const std::string_view text(local_ranks);
+    uint32_t n = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (ec == std::errc() && end == text.data() + text.size() && n > 1) sharing = n;
+  }
+  if (sharing > 1 && usable >= machine) return std::max(1u, usable / sharing);
+  return usable;
+}
+
+uint32_t AutoThreadsHere() {
+  return AutoThreads(UsableCores(), std::max(1u, std::thread::hardware_concurrency()),
+                     std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE"));
 }
 
 }  // namespace rocesim

@@ -11,6 +11,8 @@
 // changes.
 #pragma once
 
+#include <cstdint>
+
 namespace rocesim {
 
 // The OMPI_MCA_pml value to set, or null to leave the choice to OpenMPI.
@@ -20,5 +22,16 @@ const char* SingleMachinePml(const char* world_size, const char* local_size, con
 // Sets OMPI_MCA_pml from this process's environment as SingleMachinePml
 // says; call before MPI_Init.
 void PreferSharedMemoryPml();
+
+// `--threads auto`: one thread per core this process may use (`usable`, its
+// affinity mask). mpirun binds each rank to its own cores by default, and
+// then the mask is the rank's share; with `--bind-to none` every rank's mask
+// is the whole machine (`machine` cores), and the `local_ranks` ranks on it
+// (OMPI_COMM_WORLD_LOCAL_SIZE; null outside mpirun) share it, so each takes
+// its part, at least one.
+uint32_t AutoThreads(uint32_t usable, uint32_t machine, const char* local_ranks);
+// AutoThreads for this process: its mask, the machine's online cores and the
+// launcher's environment.
+uint32_t AutoThreadsHere();
 
 }  // namespace rocesim
