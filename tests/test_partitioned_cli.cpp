@@ -57,6 +57,16 @@ class PartitionedCli : public test::CliTest {
     RunInto("mpi", scenario, sets, Mpirun(2));
     ExpectSameResults("serial", "mpi");
   }
+
+  // After a serial run into "serial": 2 threads sharing `partitions`
+  // partitions, and 2 MPI ranks when mpirun is there, give its results.
+  void ExpectSharedAndRanksMatchSerial(const std::string& scenario, int partitions) {
+    RunInto("shared", scenario, "--threads 2 --partitions " + std::to_string(partitions));
+    ExpectSameResults("serial", "shared");
+    if (!HaveMpirun()) return;
+    RunInto("ranks", scenario, "", Mpirun(2));
+    ExpectSameResults("serial", "ranks");
+  }
 };
 
 TEST_F(PartitionedCli, QuickstartIsTheSameOnThreadsAndRanks) {
@@ -340,12 +350,7 @@ TEST_F(PartitionedCli, ShortHostLinksKeepTheFabricLinksWindow) {
             std::string::npos)
       << out;
   EXPECT_GE(ExpectSameResults("serial", "threads").size(), 3u);
-  RunInto("shared", sc, "--threads 2 --partitions 5");
-  ExpectSameResults("serial", "shared");
-  if (HaveMpirun()) {
-    RunInto("ranks", sc, "", Mpirun(2));
-    ExpectSameResults("serial", "ranks");
-  }
+  ExpectSharedAndRanksMatchSerial(sc, 5);
   const Cli r = RunRocesim("run '" + sc + "' -q --threads 1 --partitions 7 -o '" + dir_ + "seven'");
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("cannot cut the fabric into 7 partitions: it has 6 separable parts"),
@@ -382,12 +387,7 @@ TEST_F(PartitionedCli, SyncWindowLengthensTheWindowAndKeepsResultsIdentical) {
       << threads;
   EXPECT_EQ(threads.find("sync_window: 1us would"), std::string::npos) << threads;
   EXPECT_GE(ExpectSameResults("serial", "threads").size(), 3u);
-  RunInto("shared", sc, "--threads 2 --partitions 4");
-  ExpectSameResults("serial", "shared");
-  if (HaveMpirun()) {
-    RunInto("ranks", sc, "", Mpirun(2));
-    ExpectSameResults("serial", "ranks");
-  }
+  ExpectSharedAndRanksMatchSerial(sc, 4);
   const Cli r = RunRocesim("run '" + sc + "' -q --threads 1 --partitions 9 -o '" + dir_ + "nine'");
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("window set by topology.sync_window cannot be cut"), std::string::npos)
