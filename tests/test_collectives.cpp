@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -69,6 +70,24 @@ TEST(CollectiveExpansion, RingAllReduceSendsTwoNMinusOneOverNOfTheBuffer) {
     const FlowSpec& pred = p.flows[f.after[0]];
     EXPECT_EQ(pred.dst, f.src);
     EXPECT_EQ(p.flow_step[f.after[0]] + 1, p.flow_step[i]);
+  }
+}
+
+// A chunk larger than any message (up to INT64_MAX, which the fuzzer found
+// overflowing the chunk count's rounding) is one chunk per message: the same
+// flows as no chunk at all, for every algorithm that pipelines.
+TEST(CollectiveExpansion, AChunkLargerThanTheMessageIsOneChunk) {
+  for (const auto& [op, algorithm] :
+       {std::pair{CollectiveOp::kAllReduce, CollectiveAlgorithm::kRing},
+        std::pair{CollectiveOp::kAllReduce, CollectiveAlgorithm::kTree},
+        std::pair{CollectiveOp::kBroadcast, CollectiveAlgorithm::kRing}}) {
+    const CollectivePlan whole = ExpandCollective(Collective(op, algorithm, 4, 40000), 0);
+    for (int64_t chunk : {int64_t{40000}, int64_t{1} << 40, std::numeric_limits<int64_t>::max()}) {
+      const CollectivePlan p = ExpandCollective(Collective(op, algorithm, 4, 40000, 1, chunk), 0);
+      ASSERT_EQ(p.flows.size(), whole.flows.size()) << chunk;
+      for (size_t i = 0; i < p.flows.size(); ++i)
+        EXPECT_EQ(p.flows[i].size_bytes, whole.flows[i].size_bytes) << chunk << " flow " << i;
+    }
   }
 }
 

@@ -11,10 +11,11 @@
 namespace rocesim::collective_detail {
 
 namespace {
-// Chunks per message of `bytes` (at least 1 byte each).
+// Chunks per message of `bytes` (at least 1 byte each). The rounding up
+// avoids bytes + chunk - 1, which overflows for a chunk near INT64_MAX.
 int64_t Chunks(int64_t bytes, int64_t chunk) {
-  if (chunk <= 0) return 1;
-  return std::clamp<int64_t>((bytes + chunk - 1) / chunk, 1, bytes);
+  if (chunk <= 0 || bytes <= 1) return 1;
+  return std::clamp<int64_t>(bytes / chunk + (bytes % chunk != 0 ? 1 : 0), 1, bytes);
 }
 
 int Depth(int heap_index) {
