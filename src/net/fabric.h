@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <unordered_map>
 #include <vector>
 
 #include "cc/congestion_control.h"
@@ -111,6 +112,11 @@ struct Fabric {
     if (id >= int_stacks.size()) int_stacks.GrowTo(pool.Capacity());
     return int_stacks[id];
   }
+  // Coalesced ACKs (host.ack_every > 1) with INT: per flow whose responder
+  // holds in-order data not yet ACKed, the stack of the newest such packet,
+  // which an ACK sent by the deadline (host.ack_delay) echoes; the packet
+  // itself is freed on arrival (net/nic.cpp OnData, SendControl).
+  std::unordered_map<uint32_t, IntStack> unacked_int;
   Counters counters;
   // Every pause frame received, when output.hpcc_compat asks for pfc.txt.
   bool pfc_trace_enabled = false;

@@ -231,8 +231,15 @@ PktId Nic::DequeueData(Fabric& f, Port& p) {
 void Nic::SendControl(Fabric& f, const Flow& flow, PktType type, uint32_t psn, bool ecn_echo,
                       Time echo_ts, PktId data) {
   const PktId id = f.pool.Alloc();
-  if (f.int_enabled && type == PktType::kAck && data != kNoPkt) {
-    f.IntOf(id) = f.IntOf(data);
+  if (f.int_enabled && type == PktType::kAck) {
+    if (data != kNoPkt) {
+      f.IntOf(id) = f.IntOf(data);
+    } else {
+      // The deadline's ACK: it covers the newest in-order packet, whose
+      // stack OnData kept (the slot's own would be a stranger's).
+      const auto kept = f.unacked_int.find(flow.id);
+      f.IntOf(id) = kept != f.unacked_int.end() ? kept->second : IntStack{};
+    }
   }
   Packet& pkt = f.pool[id];
   pkt.type = type;
@@ -265,6 +272,7 @@ void Nic::SendControl(Fabric& f, const Flow& flow, PktType type, uint32_t psn, b
 void Nic::SendAck(Fabric& f, Flow& flow, PktId data) {
   f.counters.acks_sent++;
   SendControl(f, flow, PktType::kAck, flow.rcv_next, flow.ce_since_ack, flow.last_rx_sent, data);
+  if (!f.unacked_int.empty()) f.unacked_int.erase(flow.id);
   flow.since_ack = 0;
   flow.ce_since_ack = false;
 }
@@ -355,11 +363,14 @@ void Nic::OnData(Fabric& f, PktId id) {
     if (++flow.since_ack >= static_cast<uint32_t>(cfg_->ack_every) ||
         flow.rcv_next == flow.packets || pkt.ecn == kCe) {
       SendAck(f, flow, id);
-    } else if (flow.since_ack == 1) {
-      // Coalescing: the first unacknowledged packet starts the ACK deadline,
-      // so a sender that stops (window, pause) is not left waiting.
-      flow.ack_due = f.now + cfg_->ack_delay;
-      f.Schedule(flow.ack_due, EventKind::kAckTimer, flow.id);
+    } else {
+      if (f.int_enabled) f.unacked_int[flow.id] = f.IntOf(id);
+      if (flow.since_ack == 1) {
+        // Coalescing: the first unacknowledged packet starts the ACK deadline,
+        // so a sender that stops (window, pause) is not left waiting.
+        flow.ack_due = f.now + cfg_->ack_delay;
+        f.Schedule(flow.ack_due, EventKind::kAckTimer, flow.id);
+      }
     }
   } else if (pkt.psn > flow.rcv_next) {
     // Sequence gap: the packet is discarded and one NAK asks for a go-back-N.
