@@ -659,6 +659,35 @@ TEST(Physics, LinkErrorsDropFramesAndGoBackNRecovers) {
             f.counters.delivered_frames + f.counters.dropped_frames + in_network);
 }
 
+// A corrupted PFC frame is lost like any other frame, but it is not host
+// traffic: it leaves the frame counts alone (as pause frames lost with a
+// failed link do), so conservation still holds; the lost pauses show as
+// pause frames sent but never received. (Found by tests/differential_runs.py:
+// counting them as drops broke frames_conserved.)
+TEST(Physics, PauseFramesLostToLinkErrorsAreNotCountedAsDrops) {
+  const SimRun r = RunYaml(R"(
+duration: 2ms
+topology: {type: star, hosts: 5, error_rate: 0.02}
+switch: {buffer: 600KB, ecn: {enabled: false}, pfc: {enabled: true}}
+host: {rto: 100us}
+traffic: [{type: incast, senders: "1-4", receiver: 0, size: 400KB}]
+)");
+  ASSERT_FALSE(r.stats.invariant_break.has_value())
+      << r.stats.invariant_break->name << ": " << r.stats.invariant_break->detail;
+  const Fabric& f = r.fabric();
+  uint64_t sent = 0, received = 0;
+  for (const Port& p : f.ports) {
+    sent += p.counters.pause_sent;
+    received += p.counters.pause_received;
+  }
+  EXPECT_GT(received, 0u);
+  EXPECT_GT(sent, received) << "no pause frame was lost: raise error_rate";
+  EXPECT_GT(f.counters.drops[static_cast<size_t>(DropCause::kLinkError)], 0u);
+  uint64_t in_network_payload = 0;
+  EXPECT_EQ(f.counters.injected_frames, f.counters.delivered_frames + f.counters.dropped_frames +
+                                            f.FramesInNetwork(&in_network_payload));
+}
+
 }  // namespace
 }  // namespace rocesim
 

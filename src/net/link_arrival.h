@@ -45,8 +45,9 @@ namespace rocesim {
   // ... and one that arrives intact is captured if the receiver's port is.
   if (link_ops & (Port::kLinkErrors | Port::kLinkCaptureRx)) [[unlikely]] {
     if ((link_ops & Port::kLinkErrors) && link_rngs[port].Uniform() < p.loss_probability) {
-      if (pool[id].type == PktType::kRcmNotify) {  // not host traffic: lost uncounted
-        FreeControlFrame(id);
+      const PktType type = pool[id].type;
+      if (type == PktType::kPause || type == PktType::kRcmNotify) {
+        FreeControlFrame(id);  // not host traffic: lost, outside the frame counts
         return;
       }
       CountDrop(id, DropCause::kLinkError, in);
