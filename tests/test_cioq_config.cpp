@@ -104,10 +104,11 @@ TEST(CioqConfig, RejectsUnknownValuesAndTheOtherArchitecturesSettings) {
 TEST(CioqConfig, QueuesTooSmallFailTheBuild) {
   const std::string base = std::string(kStar) + "switch:\n  architecture: cioq\n";
   EXPECT_EQ(BuildErrorOf(base + "  cioq: {output_queue_bytes: 1000}\n"),
-            "switch.cioq.output_queue_bytes: 1000 bytes cannot hold one full frame (1062 bytes: "
-            "host.mtu + host.header_bytes)");
+            "x.yaml:4:10: switch.cioq.output_queue_bytes: 1000 bytes cannot hold one full "
+            "frame (1062 bytes: host.mtu + host.header_bytes)");
   EXPECT_EQ(BuildErrorOf(base + "  cioq: {input_queue_bytes: 29000}\n"),
-            "switch.cioq.input_queue_bytes: 29000 bytes leave less than one frame (1062 bytes) "
+            "x.yaml:4:10: switch.cioq.input_queue_bytes: 29000 bytes leave less than one frame "
+            "(1062 bytes) "
             "below the PFC headroom of 28246 bytes of port 0 of switch node 3 (100000000000 b/s, "
             "1000000 ps delay); a lossless input queue needs at least 29308 bytes");
   EXPECT_EQ(BuildErrorOf(base + "  cioq: {input_queue_bytes: 29308}\n"), "(no error)");
@@ -123,8 +124,8 @@ TEST(CioqConfig, QueuesTooSmallFailTheBuild) {
 TEST(CioqConfig, MacEntryLossNeedsTheSharedBufferSwitch) {
   const std::string faults = "faults:\n  - {type: mac_entry_loss, host: 1, at: 1us}\n";
   EXPECT_EQ(BuildErrorOf(std::string(kStar) + "switch: {architecture: cioq}\n" + faults),
-            "faults[0]: mac_entry_loss needs switch.architecture shared_buffer (the CIOQ switch "
-            "does not model MAC tables or flooding)");
+            "x.yaml:4:5: faults.0: mac_entry_loss needs switch.architecture shared_buffer (the "
+            "CIOQ switch does not model MAC tables or flooding)");
   EXPECT_EQ(BuildErrorOf(std::string(kStar) + faults), "(no error)");
 }
 

@@ -331,6 +331,32 @@ TEST_F(PartitionedCli, MorePartitionsThanTheFabricHasIsRefused) {
       << r.output;
 }
 
+// A buffer too small for one switch's carve-outs is refused by every
+// partition, thread and rank alike, naming the switch the serial run names:
+// switch B (node 8, seven ports) cannot hold its headroom in 200 KB, switch A
+// (node 7, two ports) can. Until the twenty-third session each partition
+// checked only its own switches, so the partition holding A built on and,
+// under mpirun, waited for B's rank forever.
+TEST_F(PartitionedCli, ABufferTooSmallForOneSwitchIsRefusedEverywhere) {
+  const std::string sc = Write("small.yaml", R"(duration: 100us
+topology: {type: dumbbell, hosts_left: 1, hosts_right: 6}
+switch:
+  buffer: 200KB
+traffic: [{type: flows, flows: [{src: 0, dst: 3, size: 10KB}]}]
+)");
+  std::vector<std::pair<std::string, std::string>> ways = {{"", ""}, {"--threads 2", ""}};
+  if (HaveMpirun()) ways.push_back({"", "timeout 120 " + Mpirun(2)});
+  for (const auto& [args, prefix] : ways) {
+    const Cli r = RunRocesim("run '" + sc + "' -q " + args + " -o '" + dir_ + "out'", prefix);
+    EXPECT_EQ(r.exit_code, 2) << prefix << args << ": " << r.output;
+    EXPECT_NE(r.output.find("small.yaml:4:3: switch.buffer: 200000 bytes is too small for switch "
+                            "node 8:"),
+              std::string::npos)
+        << prefix << args << ": " << r.output;
+    EXPECT_EQ(r.output.find("node 7"), std::string::npos) << r.output;
+  }
+}
+
 // Host links shorter than the fabric's (200 ns against 1 us): the window is
 // the fabric links' delay, not the host links', and the results are still
 // the serial run's; more partitions than switches are refused, naming a

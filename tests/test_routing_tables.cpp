@@ -20,9 +20,11 @@
 namespace rocesim {
 namespace {
 
+// A buffer large enough for an 800-port spine's headroom (the layout checks
+// every switch's buffer, net/switch_buffers.h).
 std::shared_ptr<const FabricLayout> Layout(const std::string& topology) {
-  return LayoutFabric(
-      ParseScenarioText("topology: " + topology + "\n", "t.yaml", "", {}, std::nullopt));
+  return LayoutFabric(ParseScenarioText("topology: " + topology + "\nswitch: {buffer: 256MB}\n",
+                                        "t.yaml", "", {}, std::nullopt));
 }
 
 // Hop distance of every node from `from`; only switches pass a search on.

@@ -199,6 +199,40 @@ TEST(ScenarioReader, YamlAsRunReproducesTheScenario) {
 // A flow (or a collective's buffer) of more than 1 TiB is refused where it is
 // written (the fuzzer's INT64_MAX flow overflowed the packet count); a size
 // the MTU cuts into more packets than a QP numbers is refused at build.
+// What only building the fabric finds wrong is reported where the file wrote
+// the field (or its section, when the field was left at its default), as the
+// reader's own errors are: file, line, column, field.
+TEST(ScenarioReader, BuildErrorsSayWhereTheFileWroteTheField) {
+  const Scenario sc = Parse(
+      "topology: {type: star, hosts: 4}\n"
+      "switch:\n"
+      "  pfc: {enabled: true}\n"
+      "  buffer: 10KB\n"
+      "faults:\n"
+      "  - {type: link_down, a: 0, b: 4, at: 1us}\n");
+  EXPECT_EQ(sc.Locate("switch.buffer"), "x.yaml:4:3");
+  EXPECT_EQ(sc.Locate("switch.alpha"), "x.yaml:2:1");  // a default: its section
+  EXPECT_EQ(sc.Locate("faults.0"), "x.yaml:6:5");
+  EXPECT_EQ(sc.Locate("monitors.nodes"), "x.yaml");  // nothing written on the way
+  try {
+    Simulation sim(sc);
+    ADD_FAILURE() << "built";
+  } catch (const BuildError& e) {
+    EXPECT_EQ(std::string(e.what()).substr(0, 27), "x.yaml:4:3: switch.buffer: ");
+  }
+  const Scenario no_link = Parse(
+      "topology: {type: star, hosts: 4}\nfaults:\n  - {type: link_down, a: 0, b: 1, at: 1us}\n");
+  try {
+    Simulation sim(no_link);
+    ADD_FAILURE() << "built";
+  } catch (const BuildError& e) {
+    EXPECT_EQ(std::string(e.what()), "x.yaml:3:5: faults.0: no link joins nodes 0 and 1");
+  }
+  // A field given by --set is named by its override.
+  const Scenario set = Parse(kMinimal, {"switch.buffer=10KB"});
+  EXPECT_EQ(set.Locate("switch.buffer"), "x.yaml (from --set switch.buffer=10KB)");
+}
+
 TEST(ScenarioReader, FlowSizesAreAtMostOneTebibyte) {
   EXPECT_EQ(
       ErrorOf("topology: {type: star, hosts: 4}\n"
@@ -221,8 +255,8 @@ TEST(ScenarioReader, FlowSizesAreAtMostOneTebibyte) {
     ADD_FAILURE() << "built";
   } catch (const BuildError& e) {
     EXPECT_EQ(std::string(e.what()),
-              "flow 0 (0 -> 1): 1099511627776 bytes are 274877906944 packets of "
-              "the 4-byte host.mtu, more than the 4294967295 a QP numbers");
+              "x.yaml:2:8: host.mtu: flow 0 (0 -> 1): 1099511627776 bytes are 274877906944 "
+              "packets of the 4-byte MTU, more than the 4294967295 a QP numbers");
   }
 }
 

@@ -515,7 +515,10 @@ grid:
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("p0000_switch.buffer=10KB FAILED: exit status 2"), std::string::npos)
       << r.output;
-  EXPECT_NE(r.output.find("| rocesim: error: switch.buffer:"), std::string::npos) << r.output;
+  EXPECT_NE(
+      r.output.find("(from --set switch.buffer=10KB): switch.buffer: 10000 bytes is too small"),
+      std::string::npos)
+      << r.output;
   EXPECT_NE(r.output.find("1 failed"), std::string::npos) << r.output;
   const std::vector<std::string> lines = Lines(ReadFile(dir_ + "out/sweep.csv"));
   ASSERT_EQ(lines.size(), 3u);

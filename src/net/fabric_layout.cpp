@@ -8,9 +8,16 @@
 
 #include "core/setup_progress.h"
 #include "core/usable_cores.h"
+#include "net/switch_buffers.h"
 #include "topo/topology.h"
 
 namespace rocesim {
+
+void FailBuild(const Scenario& scenario, std::string_view field, std::string_view msg) {
+  const std::string where = scenario.Locate(field);
+  if (where.empty()) throw BuildError(fmt::format("{}: {}", field, msg));
+  throw BuildError(fmt::format("{}: {}: {}", where, field, msg));
+}
 
 namespace {
 // Resolves link_down and packet_loss faults to the port of their link, and
@@ -20,32 +27,32 @@ std::vector<PortId> ResolveFaultPorts(const FabricLayout& l, const Scenario& sce
   const auto num_nodes = static_cast<int>(l.nodes.size());
   for (size_t i = 0; i < scenario.faults.size(); ++i) {
     const FaultSpec& fs = scenario.faults[i];
+    const std::string field = fmt::format("faults.{}", i);
     if (fs.kind == FaultKind::kMacEntryLoss) {
       // The MAC entry that goes is the host's ToR's: the switch it is cabled to.
       const Node& tor = l.nodes[l.PeerNode(l.HostPort(static_cast<uint32_t>(fs.host)))];
       if (!tor.is_switch)
-        throw BuildError(fmt::format(
-            "faults[{}]: mac_entry_loss: host {} is not attached to a switch", i, fs.host));
+        FailBuild(scenario, field,
+                  fmt::format("mac_entry_loss: host {} is not attached to a switch", fs.host));
       // Flooding (src/net/switch_flood.cpp) is modelled in the shared-buffer switch only.
       if (tor.kind != NodeKind::kSharedBuffer)
-        throw BuildError(fmt::format(
-            "faults[{}]: mac_entry_loss needs switch.architecture shared_buffer (the CIOQ "
-            "switch does not model MAC tables or flooding)",
-            i));
+        FailBuild(scenario, field,
+                  "mac_entry_loss needs switch.architecture shared_buffer (the CIOQ switch does "
+                  "not model MAC tables or flooding)");
       continue;
     }
     if (fs.kind != FaultKind::kLinkDown && fs.kind != FaultKind::kPacketLoss) continue;
     for (int n : {fs.node_a, fs.node_b})
       if (n >= num_nodes)
-        throw BuildError(
-            fmt::format("faults[{}]: node {} does not exist (the topology has nodes "
-                        "0 to {})",
-                        i, n, num_nodes - 1));
+        FailBuild(scenario, field,
+                  fmt::format("node {} does not exist (the topology has nodes 0 to {})", n,
+                              num_nodes - 1));
     const Node& a = l.nodes[fs.node_a];
     if (fs.port >= 0) {
       if (fs.port >= a.num_ports)
-        throw BuildError(fmt::format("faults[{}]: node {} has ports 0 to {}, not {}", i, fs.node_a,
-                                     a.num_ports - 1, fs.port));
+        FailBuild(
+            scenario, field,
+            fmt::format("node {} has ports 0 to {}, not {}", fs.node_a, a.num_ports - 1, fs.port));
       out[i] = a.first_port + static_cast<PortId>(fs.port);
       continue;
     }
@@ -56,8 +63,8 @@ std::vector<PortId> ResolveFaultPorts(const FabricLayout& l, const Scenario& sce
         found = true;
       }
     if (!found)
-      throw BuildError(
-          fmt::format("faults[{}]: no link joins nodes {} and {}", i, fs.node_a, fs.node_b));
+      FailBuild(scenario, field,
+                fmt::format("no link joins nodes {} and {}", fs.node_a, fs.node_b));
   }
   return out;
 }
@@ -123,7 +130,8 @@ std::shared_ptr<const FabricLayout> LayoutFabric(const Scenario& scenario) {
                                    : NodeKind::kSharedBuffer;
   PortId next = 0;
   for (uint32_t n = 0; n < topo.num_nodes; ++n) {
-    if (degree[n] > 0xFFFF) throw BuildError(fmt::format("node {} has too many ports", n));
+    if (degree[n] > 0xFFFF)
+      FailBuild(scenario, "topology", fmt::format("node {} has too many ports", n));
     const bool is_switch = topo.is_switch[n];
     l.nodes[n] = Node{is_switch, is_switch ? switch_kind : NodeKind::kHost, 0, next,
                       static_cast<uint16_t>(degree[n])};
@@ -139,13 +147,14 @@ std::shared_ptr<const FabricLayout> LayoutFabric(const Scenario& scenario) {
     const uint32_t n = topo.host_nodes[h];
     l.nodes[n].index = h;
     if (degree[n] != 1)
-      throw BuildError(fmt::format(
-          "topology: host node {} has {} links; rocesim models single-homed hosts", n, degree[n]));
+      FailBuild(scenario, "topology",
+                fmt::format("host node {} has {} links; rocesim models single-homed hosts", n,
+                            degree[n]));
   }
   // A kLinkArrive event names its port in 24 bits (Fabric::ScheduleArrival).
   if (next >= (1u << 24))
-    throw BuildError(
-        fmt::format("topology: {} ports; rocesim supports at most {}", next, 1u << 24));
+    FailBuild(scenario, "topology",
+              fmt::format("{} ports; rocesim supports at most {}", next, 1u << 24));
   l.ports.resize(next);
   l.adjacency.resize(topo.num_nodes);
   std::vector<uint16_t> used(topo.num_nodes, 0);
@@ -164,6 +173,7 @@ std::shared_ptr<const FabricLayout> LayoutFabric(const Scenario& scenario) {
     }
   }
   l.quantum = scenario.topology.sync_window > 0 ? scenario.topology.sync_window : SyncWindow(l);
+  CheckSwitchBuffers(l, scenario);  // before the forwarding tables: a refusal comes at once
   Routing::BuildProgress progress;
   if (SetupListened())
     progress = [](uint32_t done, uint32_t total) { ReportSetup("forwarding tables", done, total); };

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <memory>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -29,6 +30,12 @@ using PortId = uint32_t;
 struct BuildError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// Throws BuildError("WHERE: FIELD: MSG"): what the scenario asks for at
+// `field` (a dotted path, "switch.buffer", "faults.0") cannot be built. WHERE
+// is where the file wrote it, or its nearest written section
+// (Scenario::Locate), as the reader's own errors say.
+[[noreturn]] void FailBuild(const Scenario& scenario, std::string_view field, std::string_view msg);
 
 // Which model handles a node's frames.
 enum class NodeKind : uint8_t {

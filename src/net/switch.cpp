@@ -18,8 +18,7 @@ void Switch::Init(uint32_t node, PortId first_port, const SwitchConfig& cfg,
   cfg_ = &cfg;
   dscp_to_priority_ = cfg.dscp_to_priority.data();
   queue_limits_ = cfg.ecn.wred_drop_bytes > 0 || cfg.ecn.buf_max_bytes > 0;
-  if (cfg.pfc.enabled)
-    for (int p : cfg.pfc.priorities) lossless_[p] = true;
+  lossless_ = SwitchMmu::Lossless(cfg);
   mmu_.Init(cfg, headroom_per_port, lossless_, port_rates_bps);
   pfc_.Init(first_port, headroom_per_port.size(), cfg.pfc.quanta);
   egress_.Init(cfg, red, max_frame_bytes, Rng(seed, 0x5157000000ULL + node));

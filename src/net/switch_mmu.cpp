@@ -24,11 +24,16 @@ void SwitchMmu::Init(const SwitchConfig& cfg, const std::vector<int64_t>& headro
     for (int q = 0; q < kNumPriorities; ++q)
       pg_[static_cast<size_t>(Pg(static_cast<int>(p), q))].alpha = alpha;
   }
-  int64_t carved = static_cast<int64_t>(ports) * kNumPriorities * reserved_;
-  for (size_t p = 0; p < ports; ++p)
+  shared_pool_ = cfg.buffer_bytes - CarvedBytes(cfg, headroom_per_port, lossless);
+}
+
+int64_t SwitchMmu::CarvedBytes(const SwitchConfig& cfg, const std::vector<int64_t>& headroom,
+                               const std::array<bool, kNumPriorities>& lossless) {
+  int64_t carved = static_cast<int64_t>(headroom.size()) * kNumPriorities * cfg.reserved_bytes;
+  for (const int64_t h : headroom)
     for (int q = 0; q < kNumPriorities; ++q)
-      if (lossless_[q]) carved += headroom_[p];
-  shared_pool_ = cfg.buffer_bytes - carved;
+      if (lossless[q]) carved += h;
+  return carved;
 }
 
 std::string SwitchMmu::CheckCounts() const {

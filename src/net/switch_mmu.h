@@ -39,6 +39,18 @@ class alignas(64) SwitchMmu {
   // Shared pool after reserved and headroom are carved out; negative when the
   // buffer is too small for them (a misconfiguration the builder reports).
   int64_t SharedPoolBytes() const { return shared_pool_; }
+  // What reserved and headroom carve out of a switch with these ports'
+  // headroom: the builder checks every switch's buffer with it before any is
+  // built (sim/simulation.cpp).
+  static int64_t CarvedBytes(const SwitchConfig& cfg, const std::vector<int64_t>& headroom,
+                             const std::array<bool, kNumPriorities>& lossless);
+  // The lossless priorities: cfg.pfc.priorities when PFC is on, else none.
+  static std::array<bool, kNumPriorities> Lossless(const SwitchConfig& cfg) {
+    std::array<bool, kNumPriorities> lossless{};
+    if (cfg.pfc.enabled)
+      for (int p : cfg.pfc.priorities) lossless[static_cast<size_t>(p)] = true;
+    return lossless;
+  }
 
   // Per packet, so inline (below).
   Admission Admit(int port, int prio, int64_t bytes);

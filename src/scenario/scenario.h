@@ -6,9 +6,11 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cc/dcqcn.h"
@@ -556,6 +558,22 @@ struct Scenario {
   std::vector<FaultSpec> faults;
   OutputConfig output;
   std::string yaml_as_run;  // the scenario after --set overrides, re-emitted
+  // Where the file (or --set) gave each field, "file:line:col" or "file
+  // (from --set ...)", by dotted path ("switch.buffer", "faults.0"), so that
+  // what only building the fabric finds wrong can point at it (Locate).
+  std::map<std::string, std::string, std::less<>> field_locations;
+
+  // The location of `path`, or of its nearest ancestor the file wrote (a
+  // field left at its default is pointed at by its section); the file's
+  // name when none was written.
+  std::string Locate(std::string_view path) const {
+    for (std::string_view p = path; !p.empty();) {
+      if (auto it = field_locations.find(p); it != field_locations.end()) return it->second;
+      const size_t dot = p.rfind('.');
+      p = dot == std::string_view::npos ? std::string_view{} : p.substr(0, dot);
+    }
+    return source_file;
+  }
 };
 
 }  // namespace rocesim

@@ -549,6 +549,7 @@ Scenario Reader::Read(const YAML::Node& root) {
     if (auto h = out.Get("hpcc_compat")) sc.output.hpcc_compat = Bool(*h);
     if (auto q = out.Get("hpcc_qlen")) ReadHpccQlen(*q, sc.output.hpcc_qlen);
   }
+  sc.field_locations = std::move(locations_);
   return sc;
 }
 

@@ -113,6 +113,7 @@ Map Reader::ReadMap(const Field& f, const Keys& allowed) const {
       Fail(key_field, fmt::format("unknown key '{}'{}", e.key, Suggest(e.key, allowed)));
     }
     if (m.Find(e.key) != nullptr) Fail(key_field, fmt::format("key '{}' appears twice", e.key));
+    locations_[e.value.path] = Where(key_field);
     m.entries.push_back(std::move(e));
   }
   return m;
@@ -130,6 +131,7 @@ std::vector<Field> Reader::List(const Field& f, std::string_view expected) const
   for (size_t i = 0; i < f.node.size(); ++i) {
     const YAML::Node item = f.node[i];
     out.push_back({item, JoinPath(f.path, std::to_string(i)), OriginOf(item, f.origin)});
+    locations_[out.back().path] = Where(out.back());
   }
   return out;
 }

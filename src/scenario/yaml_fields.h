@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -188,6 +189,9 @@ class Reader {
   const std::string& base_dir_;
   const std::vector<Override>& overrides_;
   std::set<std::string>* accepted_keys_ = nullptr;
+  // Every map entry's and list item's location (Scenario::field_locations):
+  // recorded as the reading goes, so by the const readers.
+  mutable std::map<std::string, std::string, std::less<>> locations_;
   int hosts_ = 0;            // host count of the topology, once read
   int gpus_per_server_ = 1;  // ... and its GPU servers' size
 };

@@ -8,6 +8,7 @@
 
 #include "cc/cc_factory.h"
 #include "net/link_arrival.h"
+#include "net/switch_buffers.h"
 #include "ops/deadlock.h"
 #include "ops/link_down.h"
 #include "ops/mac_entry_loss.h"
@@ -22,47 +23,6 @@
 #include "workload/generators.h"
 
 namespace rocesim {
-
-namespace {
-// PFC headroom of a lossless (port, priority) of a switch, either
-// architecture: the bytes that keep arriving after XOFF — a round trip of the
-// cable at line rate, plus a frame in flight at each end and the pause frame
-// itself — unless the scenario fixes it. max_frame includes the IFG.
-int64_t PfcHeadroomBytes(const Port& p, const PfcConfig& pfc, int max_frame) {
-  if (pfc.headroom_bytes >= 0) return pfc.headroom_bytes;
-  return static_cast<int64_t>(2 * static_cast<__int128>(p.delay) * p.rate_bps / (8 * kSecond)) +
-         3 * max_frame;
-}
-
-// A CIOQ switch's queues (seed 002 §4.1) must each hold a full frame, and a
-// lossless input queue must keep at least one below its PFC headroom, or it
-// would pause its upstream for good.
-void CheckCioqQueues(const Fabric& f, uint32_t n, const SwitchConfig& sw,
-                     const std::vector<int64_t>& headroom, int frame) {
-  const CioqConfig& c = sw.cioq;
-  if (c.output_queue_bytes < frame)
-    throw BuildError(fmt::format(
-        "switch.cioq.output_queue_bytes: {} bytes cannot hold one full frame ({} bytes: host.mtu "
-        "+ host.header_bytes)",
-        c.output_queue_bytes, frame));
-  if (c.input_queue_bytes < frame)
-    throw BuildError(fmt::format(
-        "switch.cioq.input_queue_bytes: {} bytes cannot hold one full frame ({} bytes: host.mtu "
-        "+ host.header_bytes)",
-        c.input_queue_bytes, frame));
-  if (!sw.pfc.enabled || sw.pfc.priorities.empty()) return;
-  const Node& node = f.nodes[n];
-  for (uint16_t i = 0; i < node.num_ports; ++i) {
-    if (c.input_queue_bytes - headroom[i] >= frame) continue;
-    const Port& p = f.ports[node.first_port + i];
-    throw BuildError(fmt::format(
-        "switch.cioq.input_queue_bytes: {} bytes leave less than one frame ({} bytes) below the "
-        "PFC headroom of {} bytes of port {} of switch node {} ({} b/s, {} ps delay); a lossless "
-        "input queue needs at least {} bytes",
-        c.input_queue_bytes, frame, headroom[i], i, n, p.rate_bps, p.delay, headroom[i] + frame));
-  }
-}
-}  // namespace
 
 Simulation::Simulation(const Scenario& scenario) : scenario_(scenario) {
   layout_ = LayoutFabric(scenario_);
@@ -139,7 +99,7 @@ void Simulation::Build() {
       hold(l.ports[i].peer);
     }
 
-  const int max_frame = host.mtu_bytes + host.header_bytes + scenario_.topology.ifg_bytes;
+  const int max_frame = MaxFrameBytes(scenario_);  // buffers: CheckSwitchBuffers (layout)
   const RedParams red{sw.ecn.kmin_bytes, sw.ecn.kmax_bytes, sw.ecn.pmax};
   const bool cioq = sw.architecture == SwitchArchitecture::kCioq;
   if (cioq) {
@@ -150,9 +110,7 @@ void Simulation::Build() {
   for (uint32_t n = 0; n < l.nodes.size(); ++n) {
     if (!l.nodes[n].is_switch || !IsLocalNode(n)) continue;
     const Node& node = f.nodes[n];
-    std::vector<int64_t> headroom(node.num_ports);
-    for (uint16_t i = 0; i < node.num_ports; ++i)
-      headroom[i] = PfcHeadroomBytes(f.ports[node.first_port + i], sw.pfc, max_frame);
+    const std::vector<int64_t> headroom = SwitchHeadroom(l, n, sw.pfc, max_frame);
     std::vector<RedParams> port_red(node.num_ports, red);
     for (uint16_t i = 0; i < node.num_ports; ++i)
       for (const EcnRateThresholds& t : sw.ecn.by_rate)
@@ -160,7 +118,6 @@ void Simulation::Build() {
           port_red[i] = RedParams{t.kmin_bytes, t.kmax_bytes, t.pmax};
     const int dwrr_unit = host.mtu_bytes + host.header_bytes;
     if (cioq) {
-      CheckCioqQueues(f, n, sw, headroom, dwrr_unit);
       f.cioq_switches[node.index].Init(n, node.first_port, sw, headroom, port_red, dwrr_unit,
                                        scenario_.seed);
       continue;
@@ -170,11 +127,6 @@ void Simulation::Build() {
     for (uint16_t i = 0; i < node.num_ports; ++i) rates[i] = f.ports[node.first_port + i].rate_bps;
     s.Init(n, node.first_port, sw, headroom, port_red, rates, dwrr_unit, scenario_.seed, node.index,
            f.routing.Salt(node.index));
-    if (s.mmu().SharedPoolBytes() < 0)
-      throw BuildError(fmt::format(
-          "switch.buffer: {} bytes is too small for switch node {}: its reserved and PFC headroom "
-          "carve-outs need {} bytes",
-          sw.buffer_bytes, n, sw.buffer_bytes - s.mmu().SharedPoolBytes()));
   }
   // NICs: those of hosts whose port this replica holds (its own, and a
   // host across a cut link from one of its switches).
@@ -227,10 +179,10 @@ void Simulation::BuildFlows() {
     // more packets than a QP's 32-bit sequence numbers count.
     const int64_t packets = (size + mtu - 1) / mtu;
     if (packets > int64_t{UINT32_MAX})
-      throw BuildError(
-          fmt::format("flow {} ({} -> {}): {} bytes are {} packets of the {}-byte host.mtu, "
-                      "more than the {} a QP numbers",
-                      fl.id, s.src, s.dst, size, packets, mtu, UINT32_MAX));
+      FailBuild(scenario_, "host.mtu",
+                fmt::format("flow {} ({} -> {}): {} bytes are {} packets of the {}-byte MTU, "
+                            "more than the {} a QP numbers",
+                            fl.id, s.src, s.dst, size, packets, mtu, UINT32_MAX));
     fl.packets = static_cast<uint32_t>(packets);
     fl.last_payload = static_cast<uint32_t>(size - int64_t{fl.packets - 1} * mtu);
     if (f.nvlink.SameServer(fl.src, fl.dst)) {
@@ -352,7 +304,7 @@ void Simulation::BuildFlows() {
     try {
       f.deps.Build(src, dst, join_host, global, flow_not_before, flow_delay);
     } catch (const std::invalid_argument& e) {
-      throw BuildError(fmt::format("traffic: {}", e.what()));
+      FailBuild(scenario_, "traffic", e.what());
     }
   }
   f.cc.resize(f.flows.size());
@@ -525,10 +477,9 @@ void Simulation::OpenTimeSeries(const std::string& dir) {
   if (scenario_.monitors.interval <= 0) return;
   for (int n : scenario_.monitors.nodes)
     if (static_cast<size_t>(n) >= fabric_.nodes.size())
-      throw BuildError(
-          fmt::format("monitors.nodes: node {} does not exist (the topology has nodes "
-                      "0 to {})",
-                      n, fabric_.nodes.size() - 1));
+      FailBuild(scenario_, "monitors.nodes",
+                fmt::format("node {} does not exist (the topology has nodes 0 to {})", n,
+                            fabric_.nodes.size() - 1));
   monitor_ = std::make_unique<Monitor>(scenario_.monitors, dir, fabric_.nodes.size(),
                                        !fabric_.cioq_switches.empty());
   if (!local_.empty()) {  // a partition: its own nodes, and the flows its hosts send
