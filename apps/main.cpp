@@ -25,15 +25,9 @@
 #include <vector>
 
 #include "apps/commands.h"
+#include "apps/error_report.h"
 #include "core/build_info.h"
-#include "core/dir_lock.h"
-#include "scenario/hpcc_config_import.h"
-#include "scenario/scenario_reader.h"
 #include "scenario/yaml_fields.h"
-#include "sim/partition.h"
-#include "sim/simulation.h"
-#include "stats/invariants.h"
-#include "topo/hpcc_topology_file.h"
 
 namespace {
 // --threads auto: 0, which the commands read as one thread per usable core
@@ -205,30 +199,8 @@ int main(int argc, char** argv) {
     if (import->parsed()) return ImportHpccCommand(config, import_out);
     if (import_aicb->parsed()) return ImportAicbCommand(aicb_file, aicb_out, aicb_opts);
     if (sweep->parsed()) return SweepCommand(sweep_opts);
-  } catch (const ScenarioError& e) {
-    fmt::print(stderr, "rocesim: error: {}\n", e.what());
-    return 2;
-  } catch (const TopologyFileError& e) {
-    fmt::print(stderr, "rocesim: error: {}\n", e.what());
-    return 2;
-  } catch (const HpccImportError& e) {
-    fmt::print(stderr, "rocesim: error: {}\n", e.what());
-    return 2;
-  } catch (const BuildError& e) {
-    fmt::print(stderr, "rocesim: error: {}\n", e.what());
-    return 2;
-  } catch (const PartitionError& e) {
-    fmt::print(stderr, "rocesim: error: {}\n", e.what());
-    return 2;
-  } catch (const InvariantError& e) {
-    fmt::print(stderr, "rocesim: error: {} (a bug in rocesim)\n", e.what());
-    return 3;
-  } catch (const ResultsDirError& e) {
-    fmt::print(stderr, "rocesim: error: {}\n", e.what());
-    return 2;
-  } catch (const std::exception& e) {
-    fmt::print(stderr, "rocesim: error: {}\n", e.what());
-    return 1;
+  } catch (...) {
+    return ReportError(std::current_exception());
   }
   return 0;
 }

@@ -386,9 +386,11 @@ class MpiRankExchange final : public RankExchange {
     return fmt::format("{} bytes", n);
   }
 
-  int BroadcastFromRankZero(int value) override {
-    MPI_Bcast(&value, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    return value;
+  std::vector<uint64_t> GatherAll(std::span<const uint64_t> mine) override {
+    std::vector<uint64_t> all(mine.size() * ranks_);
+    MPI_Allgather(mine.data(), static_cast<int>(mine.size()), MPI_UINT64_T, all.data(),
+                  static_cast<int>(mine.size()), MPI_UINT64_T, MPI_COMM_WORLD);
+    return all;
   }
 
   Time MinTime(Time t) override {

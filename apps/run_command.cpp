@@ -7,9 +7,13 @@
 #include <cstdio>
 #include <exception>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "apps/commands.h"
 #include "apps/mpi_rank_exchange.h"
+#include "apps/rank_agreement.h"
 #include "apps/run_details.h"
 #include "apps/setup_line.h"
 #include "apps/stop_signals.h"
@@ -146,53 +150,41 @@ RunStats RunOrEndJob(PartitionedRun& run, const Simulation::ProgressFn& update,
 int RunCommand(const RunOptions& options) {
   RunOptions o = options;
   if (o.threads == 0) o.threads = AutoThreadsHere();  // --threads auto
-  const Scenario scenario = LoadScenario(o.file, o.sets, o.seed);
-  const std::vector<std::string> warnings = ScenarioWarnings(scenario);
   if (o.check) {
-    PrintWarnings(warnings);  // even with -q, as a run prints them
+    const Scenario scenario = LoadScenario(o.file, o.sets, o.seed);
+    PrintWarnings(ScenarioWarnings(scenario));  // even with -q, as a run prints them
     SetupLine setup(!o.quiet, isatty(STDERR_FILENO) != 0);
     CheckScenario(scenario, o.threads, o.partitions);
     return 0;
   }
-  std::string out_dir = o.out_dir;
-  if (out_dir.empty())
-    out_dir = scenario.output.dir.empty() ? "results/" + scenario.name : scenario.output.dir;
   // Under mpirun with more than one rank, every rank runs its share of the
-  // partitions and rank 0 writes the results.
+  // partitions and rank 0 writes the results. The ranks set the run up each
+  // on its own and meet after every step (apps/rank_agreement.h): an error
+  // is said once, by the rank that met it, and ends every rank.
   std::unique_ptr<RankExchange> ranks = MakeMpiRankExchange(o.threads);
   const bool writer = !ranks || ranks->Rank() == 0;
   const bool quiet = o.quiet || !writer;
+  std::optional<Scenario> loaded;
+  std::vector<std::string> warnings;
+  OnEveryRank(ranks.get(), [&] {
+    loaded.emplace(LoadScenario(o.file, o.sets, o.seed));
+    warnings = ScenarioWarnings(*loaded);
+    return ranks ? ScenarioValues(*loaded) : std::vector<AgreedValue>{};
+  });
+  const Scenario& scenario = *loaded;
+  std::string out_dir = o.out_dir;
+  if (out_dir.empty())
+    out_dir = scenario.output.dir.empty() ? "results/" + scenario.name : scenario.output.dir;
   // From here a Ctrl-C ends the run at a window boundary with partial results
   // (before the run starts: at its first window).
   InstallStopSignals(writer);
   // Take the results directory now, before building and simulating
-  // (core/results_dir.h); under MPI every rank learns whether rank 0 could.
+  // (core/results_dir.h): rank 0 takes it for the job.
   std::unique_ptr<ResultsDir> results;
-  std::exception_ptr refused;
-  if (writer) {
-    try {
-      results = std::make_unique<ResultsDir>(out_dir, o.force);
-    } catch (...) {
-      refused = std::current_exception();
-    }
-  }
-  if (ranks && refused) {
-    // Said before the other ranks hear of it: they exit at once, and mpirun
-    // then ends this rank too, maybe before main would have printed why.
-    int status = 1;  // main's statuses: 2 for a refused directory, 1 otherwise
-    try {
-      std::rethrow_exception(refused);
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "rocesim: error: {}\n", e.what());
-      if (dynamic_cast<const ResultsDirError*>(&e)) status = 2;
-    }
-    std::fflush(stderr);
-    ranks->BroadcastFromRankZero(0);
-    return status;
-  }
-  // Rank 0 took the directory (it returned above if not); the others wait to hear.
-  if (ranks && ranks->BroadcastFromRankZero(1) == 0) return 2;  // rank 0 refused
-  if (refused) std::rethrow_exception(refused);
+  OnEveryRank(ranks.get(), [&] {
+    if (writer) results = std::make_unique<ResultsDir>(out_dir, o.force);
+    return std::vector<AgreedValue>{};
+  });
   const std::string staging = writer ? results->staging() : ResultsDir::StagingFor(out_dir);
 
   // Warnings flag likely mistakes: printed even with -q (on rank 0 only).
@@ -223,9 +215,14 @@ int RunCommand(const RunOptions& options) {
                ranks
                    ? "; under mpirun give each rank its cores: --bind-to none or --map-by slot:PE=T"
                    : "");
-  PartitionedRun run(scenario, o.threads, ranks.get(), o.partitions);
+  std::unique_ptr<PartitionedRun> built;
+  OnEveryRank(ranks.get(), [&] {
+    built = std::make_unique<PartitionedRun>(scenario, o.threads, ranks.get(), o.partitions);
+    built->EnableMonitors(staging);
+    return ranks ? RunSetupValues(*built) : std::vector<AgreedValue>{};
+  });
+  PartitionedRun& run = *built;
   setup.reset();
-  run.EnableMonitors(staging);
   if (o.verbose && !quiet) PrintRunDetails(run.result());
   if (!quiet)
     fmt::print(stderr, "rocesim: {} ({} rank{} x {} thread{}{})\n",

@@ -64,11 +64,24 @@ PartitionedRun::PartitionedRun(const Scenario& scenario, uint32_t threads, RankE
     : scenario_(scenario), threads_(std::max(threads, 1u)), exchange_(exchange) {
   const uint32_t ranks = exchange_ ? exchange_->Ranks() : 1;
   const uint32_t rank = exchange_ ? exchange_->Rank() : 0;
+  // Ranks may run different thread counts (`--threads auto` on machines of
+  // other sizes): every rank cuts for the most threads and partitions any
+  // rank asked for, so that all cut alike and each has a partition for
+  // every thread it runs (more than that are shared, as with --partitions).
+  uint32_t cut_threads = threads_, cut_partitions = partitions;
+  if (exchange_ != nullptr) {  // first: no rank may throw before it, as all must join
+    const uint64_t mine[2] = {threads_, partitions};
+    const std::vector<uint64_t> all = exchange_->GatherAll(mine);
+    for (uint32_t r = 0; r < ranks; ++r) {
+      cut_threads = std::max(cut_threads, static_cast<uint32_t>(all[2 * r]));
+      cut_partitions = std::max(cut_partitions, static_cast<uint32_t>(all[2 * r + 1]));
+    }
+  }
   // Every rank of an MPI job lays out and cuts the fabric the same way
   // (METIS with a fixed seed on the same graph), so no rank needs to be told
   // which nodes are whose. The threads' replicas share the layout.
   const std::shared_ptr<const FabricLayout> layout = LayoutFabric(scenario_);
-  partitioning_ = PartitionForRun(*layout, scenario_, ranks, threads_, partitions);
+  partitioning_ = PartitionForRun(*layout, scenario_, ranks, cut_threads, cut_partitions);
   locals_ = partitioning_.parts / ranks;
   first_partition_ = rank * locals_;
   replicas_.resize(locals_);

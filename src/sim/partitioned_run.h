@@ -65,6 +65,9 @@ class PartitionedRun {
   // runs its own partitions first and then takes those that other threads
   // have not begun, so a window's work spreads over the threads as it falls.
   // Throws PartitionError when the fabric cannot be cut that many ways.
+  // Under MPI every rank constructs its run at the same point (the ranks
+  // first learn each other's `threads` and `partitions`, and all cut for the
+  // most that any rank asked for, so ranks may run different thread counts).
   PartitionedRun(const Scenario& scenario, uint32_t threads, RankExchange* exchange = nullptr,
                  uint32_t partitions = 0);
   ~PartitionedRun();

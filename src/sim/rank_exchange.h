@@ -36,9 +36,10 @@ class RankExchange {
   // How this rank's windows went to the others (after the run), for the
   // line the run prints per rank: through shared memory or by message.
   virtual std::string Describe() const = 0;
-  // Rank 0's `value` on every rank (before the run: whether rank 0 could
-  // take the results directory).
-  virtual int BroadcastFromRankZero(int value) = 0;
+  // Every rank's `mine`, in rank order, on every rank: `mine` has the same
+  // length on every rank (before the run: whether each rank got through a
+  // step of the setup, and what it built; apps/rank_agreement.h).
+  virtual std::vector<uint64_t> GatherAll(std::span<const uint64_t> mine) = 0;
   // What other ranks sent to local partition `part` in the last exchange,
   // in rank order: valid until the next exchange.
   virtual std::span<const CrossFramesView> Inbox(uint32_t part) const = 0;

@@ -1,0 +1,133 @@
+#include "apps/rank_agreement.h"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <exception>
+#include <filesystem>
+#include <string_view>
+
+#include "apps/error_report.h"
+#include "scenario/resolved_scenario.h"
+#include "sim/partitioned_run.h"
+#include "sim/rank_exchange.h"
+
+namespace rocesim {
+
+namespace {
+
+// FNV-1a, 64 bits: a digest to compare, not to defend against anyone.
+class Digest {
+ public:
+  void Add(std::string_view bytes) {
+    Add(uint64_t{bytes.size()});  // so that "ab" + "c" is not "a" + "bc"
+    for (const char c : bytes) Mix(static_cast<uint8_t>(c));
+  }
+  void Add(uint64_t v) {
+    for (int i = 0; i < 8; ++i) Mix(static_cast<uint8_t>(v >> (8 * i)));
+  }
+  uint64_t value() const { return h_; }
+
+ private:
+  void Mix(uint8_t byte) {
+    h_ ^= byte;
+    h_ *= 0x100000001b3ULL;
+  }
+  uint64_t h_ = 0xcbf29ce484222325ULL;
+};
+
+// Every rank waits here until the one that prints has printed: mpirun ends
+// a job once one of its ranks exits with an error, maybe before a rank
+// still on its way to saying why would have said it.
+void AfterTheLineIsOut(RankExchange& ranks) {
+  const uint64_t here = 1;
+  ranks.GatherAll({&here, 1});
+}
+
+}  // namespace
+
+void OnEveryRank(RankExchange* ranks, const std::function<std::vector<AgreedValue>()>& step) {
+  std::vector<AgreedValue> mine;
+  std::exception_ptr error;
+  try {
+    mine = step();
+  } catch (...) {
+    if (ranks == nullptr) throw;
+    error = std::current_exception();
+  }
+  if (ranks == nullptr) return;
+  const uint32_t me = ranks->Rank(), n = ranks->Ranks();
+
+  const ErrorReport report = error ? DescribeError(error) : ErrorReport{0, ""};
+  const uint64_t status = static_cast<uint64_t>(report.status);
+  const std::vector<uint64_t> statuses = ranks->GatherAll({&status, 1});
+  for (uint32_t r = 0; r < n; ++r) {
+    if (statuses[r] == 0) continue;
+    if (r == me) {
+      std::fputs(report.line.c_str(), stderr);
+      std::fflush(stderr);
+    }
+    AfterTheLineIsOut(*ranks);
+    throw JobEnded{static_cast<int>(statuses[r])};
+  }
+
+  if (mine.empty()) return;  // nothing to compare (the same on every rank: the same step)
+  std::vector<uint64_t> values;
+  for (const AgreedValue& v : mine) values.push_back(v.value);
+  const std::vector<uint64_t> all = ranks->GatherAll(values);
+  const size_t k = values.size();
+  for (uint32_t r = 1; r < n; ++r)
+    for (size_t i = 0; i < k; ++i) {
+      const uint64_t theirs = all[r * k + i], first = all[i];
+      if (theirs == first) continue;
+      if (me == 0) {
+        const AgreedValue& v = mine[i];
+        fmt::print(stderr,
+                   "rocesim: error: the ranks of this MPI job set up different runs: ranks 0 and "
+                   "{} differ in their {}{}; every rank must read the same scenario and files, "
+                   "with the same --seed and --set\n",
+                   r, v.what, v.shown ? fmt::format(": {} against {}", first, theirs) : "");
+        std::fflush(stderr);
+      }
+      AfterTheLineIsOut(*ranks);
+      throw JobEnded{2};
+    }
+}
+
+std::vector<AgreedValue> ScenarioValues(const Scenario& scenario) {
+  // Files by their names alone: ranks on machines that keep the same files
+  // under other directories run alike. output.dir is rank 0's alone.
+  std::vector<ResolvedSetting> settings;
+  ResolvedScenarioYaml(scenario, &settings);
+  Digest resolved;
+  for (const ResolvedSetting& s : settings) {
+    if (s.key == "output.dir") continue;
+    const bool path = s.key.ends_with(".file") || s.key.ends_with(".cdf");
+    resolved.Add(s.key);
+    resolved.Add(path ? std::filesystem::path(s.value).filename().string() : s.value);
+  }
+  return {{"scenario (its file, --set and --seed, resolved)", resolved.value(), false}};
+}
+
+std::vector<AgreedValue> RunSetupValues(const PartitionedRun& run) {
+  const Partitioning& cut = run.partitioning();
+  Digest nodes;
+  for (const uint32_t part : cut.node_part) nodes.Add(part);
+  nodes.Add(static_cast<uint64_t>(cut.lookahead));
+  const std::vector<Flow>& flows = run.result().fabric().flows;
+  Digest traffic;
+  for (const Flow& f : flows) {
+    for (const uint64_t field :
+         {uint64_t{f.id}, uint64_t{f.src}, uint64_t{f.dst}, static_cast<uint64_t>(f.size_bytes),
+          static_cast<uint64_t>(f.start), uint64_t{f.priority}, uint64_t{f.sport}})
+      traffic.Add(field);
+  }
+  return {
+      {"partition count", cut.parts, true},
+      {"cut of the fabric (which partition holds each node)", nodes.value(), false},
+      {"flow count", flows.size(), true},
+      {"flows (their ends, sizes and starts)", traffic.value(), false},
+  };
+}
+
+}  // namespace rocesim

@@ -1,0 +1,51 @@
+// The setup of an MPI job's run, agreed between its ranks. Every rank sets
+// the run up on its own -- reads the scenario, rank 0 takes the results
+// directory, each builds its partitions and opens its monitor files -- and
+// the ranks first meet at the end of the first window. Without a meeting
+// before that, a rank that failed a step alone (a file missing on its
+// machine, a directory it cannot write) would leave the others waiting for
+// it forever, and ranks that set up different runs (a scenario file that
+// differs between machines, a --seed or --set given to some ranks only)
+// would trade frames that make no sense and end with a broken invariant,
+// or with wrong results.
+// So every setup step ends with a meeting: one rank says what went wrong,
+// once, and every rank exits with the same status.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace rocesim {
+
+class PartitionedRun;
+class RankExchange;
+struct Scenario;
+
+// Something a rank built that every rank must build alike: what it is, for
+// the error, and a value (a count, shown; or a digest, only compared).
+struct AgreedValue {
+  std::string what;
+  uint64_t value = 0;
+  bool shown = false;
+};
+
+// Runs `step` on this rank. Under MPI (`ranks` not null) the ranks then
+// meet: when the step threw on any rank, the lowest such rank prints its
+// error (apps/error_report.h) and every rank throws JobEnded with that
+// error's status; when the values the step returned (a list of the same
+// length on every rank) differ from rank 0's, rank 0 names the first that
+// differs and every rank throws JobEnded{2}. Without MPI the step's
+// exception propagates as it is.
+void OnEveryRank(RankExchange* ranks, const std::function<std::vector<AgreedValue>()>& step);
+
+// What the ranks must agree on once they read the scenario: the scenario
+// as resolved (files by their names alone: what they hold is compared as
+// the flows and the cut they give).
+std::vector<AgreedValue> ScenarioValues(const Scenario& scenario);
+// ... and once they built their partitions: the partition count, the cut
+// and the flows.
+std::vector<AgreedValue> RunSetupValues(const PartitionedRun& run);
+
+}  // namespace rocesim

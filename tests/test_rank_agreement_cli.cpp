@@ -1,0 +1,170 @@
+// The setup of an MPI job's run, agreed between its ranks
+// (apps/rank_agreement.h), from the command line, giving one rank other
+// arguments through mpirun's `A : B` form: an error is said once and ends
+// every rank with its status, whichever rank met it (before, a rank that
+// failed alone left the others waiting forever); ranks with different
+// thread counts cut alike and run; ranks that set up different runs
+// (another --seed, --set or flow file on one of them) are refused with a
+// message naming what differs. Ranks that keep the same files under other
+// directories still run, and write the serial run's results.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "tests/cli_test_support.h"
+
+namespace rocesim {
+namespace {
+
+using test::CliRun;
+using test::HaveMpirun;
+
+constexpr char kLeafSpine[] = R"(name: agree
+duration: 200us
+topology: {type: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 4}
+switch: {pfc: {enabled: true}, ecn: {enabled: true}}
+host: {cc: dcqcn}
+traffic:
+  - {type: poisson, load: 40%, cdf: websearch, span: 100us}
+)";
+
+constexpr char kFromFile[] = R"(name: agree-file
+duration: 200us
+topology: {type: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 4}
+traffic:
+  - {type: flow_file, file: flows.txt}
+)";
+
+// HPCC flow file: count, then src dst priority dport bytes start_seconds.
+constexpr char kFlows[] =
+    "3\n0 5 3 100 50000 0.000001\n1 6 3 100 60000 0.000002\n"
+    "2 7 3 100 70000 0.000003\n";
+
+int Count(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+class RankAgreementCli : public test::CliTest {
+ protected:
+  void SetUp() override {
+    test::CliTest::SetUp();
+    if (IsSkipped()) return;
+    if (!HaveMpirun()) GTEST_SKIP() << "no mpirun (scripts/install-deps.sh installs OpenMPI)";
+  }
+
+  // `mpirun -n 1 rocesim run A : -n 1 rocesim run B` into dir_/out: rank 0
+  // runs `first`, rank 1 `second` (each "SCENARIO [options]"; rank 1 into
+  // `second_out`, which only rank 0 writes to in a run that goes ahead). The
+  // timeout turns a hang, the failure these tests guard against, into exit
+  // 124.
+  CliRun TwoRanks(const std::string& first, const std::string& second,
+                  const std::string& second_out = "out") {
+    return test::RunRocesimCli("run " + second + " -q -o '" + dir_ + second_out + "'",
+                               dir_ + "mpi.log",
+                               "timeout 120 " + test::MpirunPrefix(1) + std::getenv("ROCESIM_BIN") +
+                                   " run " + first + " -q -o '" + dir_ + "out' : -n 1 ");
+  }
+};
+
+TEST_F(RankAgreementCli, AScenarioErrorIsSaidOnceByTwoRanks) {
+  const std::string bad = Write("bad.yaml",
+                                "name: bad\nduration: 1ms\ntopology: {type: star, "
+                                "hostz: 3}\n");
+  const CliRun r = test::RunRocesimCli("run '" + bad + "' -q -o '" + dir_ + "out'",
+                                       dir_ + "mpi.log", "timeout 120 " + test::MpirunPrefix(2));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_EQ(Count(r.output, "rocesim: error:"), 1) << r.output;
+  EXPECT_EQ(Count(r.output, "bad.yaml:3:24: topology: unknown key 'hostz'"), 1) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "out"));
+}
+
+// Rank 1 (then rank 0) reads a scenario the other does not: the rank that
+// failed says why, and the job ends with the reader's status, 2.
+TEST_F(RankAgreementCli, ARankThatFailsAloneEndsTheJob) {
+  const std::string good = "'" + Write("good.yaml", kLeafSpine) + "'";
+  const std::string bad = "'" + Write("bad.yaml", "name: bad\nduration: -1ms\n") + "'";
+  for (const auto& [first, second] : {std::pair{good, bad}, std::pair{bad, good}}) {
+    const CliRun r = TwoRanks(first, second);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_EQ(Count(r.output, "rocesim: error:"), 1) << r.output;
+    EXPECT_NE(r.output.find("bad.yaml"), std::string::npos) << r.output;
+    EXPECT_FALSE(std::filesystem::exists(dir_ + "out")) << "the results directory is left out";
+  }
+  // Rank 1 alone cannot open its monitor files (its results directory
+  // would be under a file): its error, not rank 0's, and exit 1, as a
+  // serial run that cannot write its monitors; rank 0, which had taken the
+  // results directory, leaves it out.
+  const std::string monitored =
+      "'" + Write("monitored.yaml", std::string(kLeafSpine) + "monitors: {interval: 10us}\n") + "'";
+  Write("a-file", "");
+  const CliRun r = TwoRanks(monitored, monitored, "a-file/out");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(Count(r.output, "rocesim: error:"), 1) << r.output;
+  EXPECT_NE(r.output.find("Not a directory [" + dir_ + "a-file/.out.partial/.partition-1]"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "out"));
+}
+
+// `--threads auto` on machines of other sizes gives ranks different thread
+// counts: every rank cuts for the most threads (and partitions) any rank
+// asked for, and the run writes the serial run's results. Until the
+// twenty-fourth session rank 0 cut 2 partitions and rank 1 4, and the run
+// ended with frames_conserved broken.
+TEST_F(RankAgreementCli, RanksMayRunDifferentThreadCounts) {
+  const std::string sc = Write("leaf-spine.yaml", kLeafSpine);
+  RunInto("serial", sc, "");
+  for (const auto& [first, second] : {std::pair{"--threads 1", "--threads 2"},
+                                      std::pair{"--threads 1 --partitions 2", "--threads 1"}}) {
+    std::filesystem::remove_all(dir_ + "ranks");
+    const CliRun r = TwoRanks("'" + sc + "' " + first, "'" + sc + "' " + second);
+    ASSERT_EQ(r.exit_code, 0) << first << " : " << second << ": " << r.output;
+    std::filesystem::rename(dir_ + "out", dir_ + "ranks");
+    EXPECT_GE(ExpectSameResults("serial", "ranks").size(), 3u) << first << " : " << second;
+  }
+}
+
+TEST_F(RankAgreementCli, RanksThatSetUpDifferentRunsAreRefused) {
+  const std::string sc = "'" + Write("leaf-spine.yaml", kLeafSpine) + "'";
+  const std::string differ =
+      "rocesim: error: the ranks of this MPI job set up different runs: "
+      "ranks 0 and 1 differ in their ";
+  CliRun r = TwoRanks(sc, sc + " --seed 9");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(differ + "scenario (its file, --set and --seed, resolved);"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(Count(r.output, "rocesim: error:"), 1) << r.output;
+  r = TwoRanks(sc, sc + " --set switch.ecn.kmin=10KB");
+  EXPECT_NE(r.output.find(differ + "scenario"), std::string::npos) << r.output;
+
+  // The same scenario naming a flow file that holds other flows on rank 1.
+  std::filesystem::create_directories(dir_ + "a");
+  std::filesystem::create_directories(dir_ + "b");
+  const std::string a = "'" + Write("a/s.yaml", kFromFile) + "'";
+  const std::string b = "'" + Write("b/s.yaml", kFromFile) + "'";
+  Write("a/flows.txt", kFlows);
+  std::string other = kFlows;
+  other.replace(other.find("60000"), 5, "61000");
+  Write("b/flows.txt", other);
+  r = TwoRanks(a, b);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find(differ + "flows (their ends, sizes and starts);"), std::string::npos)
+      << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "out"));
+
+  // The same flows under another directory: the run goes ahead, and writes
+  // the serial run's results.
+  Write("b/flows.txt", kFlows);
+  r = TwoRanks(a, b);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::filesystem::rename(dir_ + "out", dir_ + "ranks");
+  RunInto("serial", dir_ + "a/s.yaml", "");
+  EXPECT_GE(ExpectSameResults("serial", "ranks").size(), 3u);
+}
+
+}  // namespace
+}  // namespace rocesim
