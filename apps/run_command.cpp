@@ -150,13 +150,6 @@ RunStats RunOrEndJob(PartitionedRun& run, const Simulation::ProgressFn& update,
 int RunCommand(const RunOptions& options) {
   RunOptions o = options;
   if (o.threads == 0) o.threads = AutoThreadsHere();  // --threads auto
-  if (o.check) {
-    const Scenario scenario = LoadScenario(o.file, o.sets, o.seed);
-    PrintWarnings(ScenarioWarnings(scenario));  // even with -q, as a run prints them
-    SetupLine setup(!o.quiet, isatty(STDERR_FILENO) != 0);
-    CheckScenario(scenario, o.threads, o.partitions);
-    return 0;
-  }
   // Under mpirun with more than one rank, every rank runs its share of the
   // partitions and rank 0 writes the results. The ranks set the run up each
   // on its own and meet after every step (apps/rank_agreement.h): an error
@@ -172,6 +165,15 @@ int RunCommand(const RunOptions& options) {
     return ranks ? ScenarioValues(*loaded) : std::vector<AgreedValue>{};
   });
   const Scenario& scenario = *loaded;
+  if (o.check) {
+    if (writer) PrintWarnings(warnings);  // even with -q, as a run prints them
+    SetupLine setup(!quiet, isatty(STDERR_FILENO) != 0);
+    OnEveryRank(ranks.get(), [&] {
+      CheckScenario(scenario, AgreeOnCut(ranks.get(), o.threads, o.partitions), writer);
+      return std::vector<AgreedValue>{};
+    });
+    return 0;
+  }
   std::string out_dir = o.out_dir;
   if (out_dir.empty())
     out_dir = scenario.output.dir.empty() ? "results/" + scenario.name : scenario.output.dir;

@@ -27,16 +27,21 @@ void PrintWarnings(const std::vector<std::string>& warnings) {
   for (const std::string& w : warnings) fmt::print(stderr, "rocesim: warning: {}\n", w);
 }
 
-void CheckScenario(const Scenario& scenario, uint32_t threads, uint32_t partitions) {
+void CheckScenario(const Scenario& scenario, const CutRequest& request, bool print) {
   const Simulation sim(scenario);
   const FabricLayout& layout = *sim.fabric().layout;
   std::string cut = "1 partition (a serial run)";
-  if (threads > 1 || partitions > 1) {
-    const Partitioning p = PartitionForRun(layout, scenario, 1, threads, partitions);
+  if (request.ranks > 1 || request.threads > 1 || request.partitions > 1) {
+    const Partitioning p =
+        PartitionForRun(layout, scenario, request.ranks, request.threads, request.partitions);
     cut = p.Describe(layout.quantum);
+    if (request.ranks > 1)
+      cut += fmt::format(" ({} ranks x {} partition{})", request.ranks, p.parts / request.ranks,
+                         p.parts / request.ranks == 1 ? "" : "s");
     if (const std::string note = WindowNote(p, layout.quantum, scenario); !note.empty())
       cut += "\nrocesim: note: " + note;
   }
+  if (!print) return;
   fmt::print("rocesim: {} ({}) is valid: {}; {} from {}; duration {} ms; {}\n", scenario.name,
              scenario.source_file, FabricSize(layout),
              Plural(sim.fabric().flows.size(), "flow", "flows"),

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "scenario/scenario.h"
+#include "sim/partitioned_run.h"
 
 namespace rocesim {
 
@@ -15,12 +16,13 @@ class Simulation;
 // One "rocesim: warning: ..." line each on stderr.
 void PrintWarnings(const std::vector<std::string>& warnings);
 
-// `rocesim run X.yaml --check`: builds the fabric and its flows (and, for
-// threads > 1 or partitions > 1, the partitioning a run on one machine would
-// use; partitions 0: the size rule) without simulating, and prints one
-// paragraph: hosts, switches, links, flows, partitions. Throws what building
-// throws (BuildError, PartitionError: exit 2).
-void CheckScenario(const Scenario& scenario, uint32_t threads, uint32_t partitions);
+// `rocesim run X.yaml --check`: builds the fabric and its flows (and, when
+// `cut` asks for more than one partition, the partitioning the run would
+// use; under mpirun, the job's: AgreeOnCut) without simulating, and prints
+// one paragraph: hosts, switches, links, flows, partitions (where `print`:
+// on rank 0). Throws what building throws (BuildError, PartitionError:
+// exit 2).
+void CheckScenario(const Scenario& scenario, const CutRequest& cut, bool print);
 
 // `-v`: the fabric's size and each traffic entry's expansion (flows, bytes),
 // on stderr.

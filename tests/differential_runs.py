@@ -8,7 +8,8 @@ architectures with RCM, every congestion control, lossy links, every fault,
 both watchdogs, the deadlock detector, monitors, pcap captures, the HPCC
 simulator's outputs, every traffic generator and collectives -- and runs each
 as a user would: serially, with `--threads 2`, with `--threads 2 --partitions
-3`, and (with --mpirun-every) under `mpirun -n 2`. Every results file must be
+P` (P from 3 to 5), and (with --mpirun-every) under `mpirun -n 2` (some with
+`--threads 2`) or `mpirun -n 3`. Every results file must be
 byte-identical to the serial run's (summary.json but for its `run` object).
 
 A scenario the reader refuses (exit 2) is a bug in this generator and fails
@@ -458,13 +459,13 @@ def main():
     ap.add_argument("--count", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--mpirun-every", type=int, default=0,
-                    help="also run every N-th scenario under mpirun -n 2 (0: never)")
+                    help="also run every N-th scenario under mpirun, 2 or 3 ranks (0: never)")
     ap.add_argument("--timeout", type=float, default=120, help="seconds per run")
     ap.add_argument("--keep", default="differential-failures")
     ap.add_argument("--print", action="store_true", help="print each scenario and stop")
     args = ap.parse_args()
     r = random.Random(args.seed)
-    mpirun = ["mpirun", "-n", "2", "--oversubscribe"]
+    mpirun = ["mpirun", "--oversubscribe"]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         mpirun.append("--allow-run-as-root")
     # Under the sanitizer pass (scripts/sanitize.sh) the ranks run without leak
@@ -487,14 +488,18 @@ def main():
             sc.write_text(text)
             for name, body in files.items():
                 (case / name).write_text(body)
-            ways = [("serial", []), ("threads", ["--threads", "2"]),
-                    ("shared", ["--threads", "2", "--partitions", "3"])]
+            # How the partitioned runs cut, from a stream of their own, so
+            # that the scenarios do not depend on it: threads sharing 3-5
+            # partitions; 2 ranks, 2 ranks of 2 threads, or 3 ranks.
+            modes = random.Random(args.seed * 1_000_003 + i)
+            ways = [("serial", [], []), ("threads", [], ["--threads", "2"]),
+                    ("shared", [], ["--threads", "2", "--partitions", str(modes.randint(3, 5))])]
             if args.mpirun_every and i % args.mpirun_every == 0:
-                ways.append(("ranks", None))
+                ranks, threads = modes.choice([(2, 1), (2, 1), (2, 2), (3, 1)])
+                ways.append(("ranks", mpirun + ["-n", str(ranks)], ["--threads", str(threads)]))
             problems = []
-            for way, extra in ways:
-                cmd = [args.bin, "run", str(sc), "-q", "-o", str(case / way)]
-                cmd = mpirun + cmd if extra is None else cmd + extra
+            for way, launcher, extra in ways:
+                cmd = launcher + [args.bin, "run", str(sc), "-q", "-o", str(case / way)] + extra
                 try:
                     p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
                 except subprocess.TimeoutExpired:

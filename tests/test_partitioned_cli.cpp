@@ -267,6 +267,26 @@ TEST_F(PartitionedCli, ABadExchangeSettingIsRefused) {
   }
 }
 
+// A run without flows (only a pause storm, whose pauses hold switch ports
+// past the duration) ends at its duration, as the serial run does. Until
+// the twenty-fourth session a partitioned run took "every flow finished",
+// true of no flows, as the run's end and stopped its clock at the last
+// event it ran (sim_seconds 0.000127 against 0.0003; found by
+// tests/differential_runs.py, seed 13).
+TEST_F(PartitionedCli, ARunWithoutFlowsEndsAtItsDuration) {
+  const std::string sc = Write("no-flows.yaml", R"(name: no-flows
+duration: 300us
+topology: {type: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 2,
+           host_link: {rate: 25Gbps, delay: 1us}}
+switch: {pfc: {enabled: true, priorities: [3, 4]}}
+faults:
+  - {type: nic_pause_storm, host: 1, at: 25us, until: 126us}
+)");
+  ExpectPartitionedEqualsSerial(sc);
+  EXPECT_EQ(Summary("serial")["sim_seconds"], 0.0003);
+  EXPECT_EQ(Summary("threads")["sim_seconds"], 0.0003);
+}
+
 // The flooding deadlock: a cycle across partitions, found and reported the same way.
 TEST_F(PartitionedCli, FloodingDeadlockReportsTheSameCycle) {
   ExpectPartitionedEqualsSerial(ExamplePath("deadlock-flooding.yaml"));

@@ -127,6 +127,24 @@ TEST_F(RankAgreementCli, RanksMayRunDifferentThreadCounts) {
   }
 }
 
+// `--check` under mpirun shows the job's cut (each rank's share of the
+// partitions), once; until the twenty-fourth session every rank printed
+// "1 partition (a serial run)".
+TEST_F(RankAgreementCli, CheckUnderMpirunShowsTheJobsCut) {
+  const std::string sc = "'" + Write("leaf-spine.yaml", kLeafSpine) + "'";
+  const CliRun r = test::RunRocesimCli("run " + sc + " --check", dir_ + "mpi.log",
+                                       "timeout 120 " + test::MpirunPrefix(2));
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(Count(r.output, " is valid: "), 1) << r.output;
+  EXPECT_NE(r.output.find("; partitions 2 ("), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(" (2 ranks x 1 partition)"), std::string::npos) << r.output;
+  // Rank 1 asks for 2 threads: the cut is for the most any rank asked for.
+  const CliRun two = TwoRanks(sc + " --check", sc + " --check --threads 2");
+  EXPECT_EQ(two.exit_code, 0) << two.output;
+  EXPECT_NE(two.output.find("; partitions 4 ("), std::string::npos) << two.output;
+  EXPECT_NE(two.output.find(" (2 ranks x 2 partitions)"), std::string::npos) << two.output;
+}
+
 TEST_F(RankAgreementCli, RanksThatSetUpDifferentRunsAreRefused) {
   const std::string sc = "'" + Write("leaf-spine.yaml", kLeafSpine) + "'";
   const std::string differ =

@@ -59,29 +59,31 @@ struct PartitionedRun::Shared {
   std::vector<DeadlockSample> all_samples;
 };
 
+CutRequest AgreeOnCut(RankExchange* exchange, uint32_t threads, uint32_t partitions) {
+  CutRequest cut{1, std::max(threads, 1u), partitions};
+  if (exchange == nullptr) return cut;
+  cut.ranks = exchange->Ranks();
+  const uint64_t mine[2] = {cut.threads, cut.partitions};
+  const std::vector<uint64_t> all = exchange->GatherAll(mine);
+  for (uint32_t r = 0; r < cut.ranks; ++r) {
+    cut.threads = std::max(cut.threads, static_cast<uint32_t>(all[2 * r]));
+    cut.partitions = std::max(cut.partitions, static_cast<uint32_t>(all[2 * r + 1]));
+  }
+  return cut;
+}
+
 PartitionedRun::PartitionedRun(const Scenario& scenario, uint32_t threads, RankExchange* exchange,
                                uint32_t partitions)
     : scenario_(scenario), threads_(std::max(threads, 1u)), exchange_(exchange) {
   const uint32_t ranks = exchange_ ? exchange_->Ranks() : 1;
   const uint32_t rank = exchange_ ? exchange_->Rank() : 0;
-  // Ranks may run different thread counts (`--threads auto` on machines of
-  // other sizes): every rank cuts for the most threads and partitions any
-  // rank asked for, so that all cut alike and each has a partition for
-  // every thread it runs (more than that are shared, as with --partitions).
-  uint32_t cut_threads = threads_, cut_partitions = partitions;
-  if (exchange_ != nullptr) {  // first: no rank may throw before it, as all must join
-    const uint64_t mine[2] = {threads_, partitions};
-    const std::vector<uint64_t> all = exchange_->GatherAll(mine);
-    for (uint32_t r = 0; r < ranks; ++r) {
-      cut_threads = std::max(cut_threads, static_cast<uint32_t>(all[2 * r]));
-      cut_partitions = std::max(cut_partitions, static_cast<uint32_t>(all[2 * r + 1]));
-    }
-  }
+  // First: no rank may throw before this meeting, as every rank must join it.
+  const CutRequest cut = AgreeOnCut(exchange_, threads_, partitions);
   // Every rank of an MPI job lays out and cuts the fabric the same way
   // (METIS with a fixed seed on the same graph), so no rank needs to be told
   // which nodes are whose. The threads' replicas share the layout.
   const std::shared_ptr<const FabricLayout> layout = LayoutFabric(scenario_);
-  partitioning_ = PartitionForRun(*layout, scenario_, ranks, cut_threads, cut_partitions);
+  partitioning_ = PartitionForRun(*layout, scenario_, ranks, cut.threads, cut.partitions);
   locals_ = partitioning_.parts / ranks;
   first_partition_ = rank * locals_;
   replicas_.resize(locals_);
@@ -464,13 +466,16 @@ void PartitionedRun::Merge(RunStats& stats) {
   stats.in_network_payload_bytes = in_network_payload;
   stats.all_flows_done = out.flows_finished == out.flows.size();
   stats.interrupted = sh.interrupted;
-  // As the serial run: the last event's time, or the duration if events
-  // were left beyond it.
+  // As the serial run (Simulation::Advance): the last event's time, or the
+  // duration if events were left beyond it -- unless the run ended because
+  // every flow finished, which a run without flows never does (its faults'
+  // or detectors' events beyond the duration end it there).
   stats.end_time = end;
   Time next = kTimeMax;
   for (uint32_t p = 0; p < locals_; ++p) next = std::min(next, replicas_[p]->NextEventTime());
   if (exchange_) next = exchange_->MinTime(next);
-  if (!sh.interrupted && (sh.last_window_clipped || (!stats.all_flows_done && next != kTimeMax)))
+  const bool flows_ended_it = !out.flows.empty() && stats.all_flows_done;
+  if (!sh.interrupted && (sh.last_window_clipped || (!flows_ended_it && next != kTimeMax)))
     stats.end_time = std::max(end, scenario_.duration);
 }
 

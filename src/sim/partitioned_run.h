@@ -55,6 +55,22 @@ namespace rocesim {
 // Between ranks of an MPI job (apps/mpi_rank_exchange.h); null for a run on one machine.
 class RankExchange;
 
+// What a run is cut for: ranks, threads per rank and partitions per rank
+// (0: by the fabric's size), as PartitionForRun takes them.
+struct CutRequest {
+  uint32_t ranks = 1;
+  uint32_t threads = 1;
+  uint32_t partitions = 0;
+};
+
+// The cut every rank of `exchange` (null: this machine alone) makes for a
+// run of `threads` and `partitions` here. Ranks may run different thread
+// counts (`--threads auto` on machines of other sizes): all cut for the
+// most threads and partitions that any rank asked for, so that all cut
+// alike and each has a partition for every thread it runs (more than that
+// are shared, as with --partitions). Collective under MPI.
+CutRequest AgreeOnCut(RankExchange* exchange, uint32_t threads, uint32_t partitions);
+
 class PartitionedRun {
  public:
   // Cuts the fabric into `partitions` partitions per machine (at least
@@ -65,9 +81,8 @@ class PartitionedRun {
   // runs its own partitions first and then takes those that other threads
   // have not begun, so a window's work spreads over the threads as it falls.
   // Throws PartitionError when the fabric cannot be cut that many ways.
-  // Under MPI every rank constructs its run at the same point (the ranks
-  // first learn each other's `threads` and `partitions`, and all cut for the
-  // most that any rank asked for, so ranks may run different thread counts).
+  // Under MPI every rank constructs its run at the same point: the cut is
+  // AgreeOnCut's, agreed first.
   PartitionedRun(const Scenario& scenario, uint32_t threads, RankExchange* exchange = nullptr,
                  uint32_t partitions = 0);
   ~PartitionedRun();
