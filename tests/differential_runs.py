@@ -285,13 +285,40 @@ def flow_file(r, n):
     return f"{len(lines)}\n" + "\n".join(lines) + "\n"
 
 
+def simai_workload(r, n):
+    """A SimAI workload file (src/workload/simai_workload.h) for a job on
+    the first `gpus` of the n hosts, small enough to finish: a transformer
+    loop over tensor-parallel groups of 1-4, or a DATA or MICRO loop, with
+    expert-parallel comms now and then."""
+    gpus = max(d for d in (2, 4, 6, 8) if d <= n)
+    loop = r.choice(["HYBRID_TRANSFORMER_FWD_IN_BCKWD", "HYBRID_TRANSFORMER", "DATA", "MICRO"])
+    # Data-parallel groups of two or more, and layer 0's weight-gradient
+    # comm in them, so that every loop moves something (a job that moves
+    # nothing is refused).
+    tp = r.choice([t for t in (1, 2, 4) if gpus % t == 0 and gpus // t >= 2])
+    ep = 2 if gpus // tp % 2 == 0 else 1
+    comms = ["ALLREDUCE", "ALLGATHER", "REDUCESCATTER", "ALLTOALL", "NONE", "ALLREDUCE_DP_EP",
+             "ALLTOALL_EP"]
+    lines = []
+    for i in range(r.randint(1, 4)):
+        fields = [f"layer{i}", "-1"]
+        for phase in range(3):
+            comm = r.choice(comms[:4] if (i, phase) == (0, 2) else comms)
+            fields += [str(r.randint(0, 3000)), comm,
+                       "0" if comm == "NONE" else str(r.randint(1, 64) * 1024)]
+        lines.append("\t".join(fields + ["100"]))
+    head = (f"{loop} model_parallel_NPU_group: {tp} ep: {ep} pp: 1 vpp: 1 ga: 1 "
+            f"all_gpus: {gpus} checkpoints: 0 checkpoint_initiates: 0 pp_comm: 0")
+    return f"{head}\n{len(lines)}\n" + "\n".join(lines) + "\n"
+
+
 def traffic_block(r, topo, cc, prios, pfc):
     n = topo.hosts
     entries = []
     for _ in range(r.randint(1, 3)):
         kind = r.choice(["flows", "incast", "poisson", "hotspot", "permutation", "all_to_all",
                          "microburst", "collective", "collective", "dependency_file",
-                         "flow_file"])
+                         "flow_file", "aicb_workload"])
         src, dst = r.sample(range(n), 2)
         size = f"{r.randint(1, 400)}KB"
         start = f"{r.randint(0, 50)}us"
@@ -328,6 +355,14 @@ def traffic_block(r, topo, cc, prios, pfc):
             name = f"deps{len(topo.files)}.csv"
             topo.files[name] = dependency_file(r, n)
             entries.append(f"  - {{type: dependency_file, file: {name}")
+        elif kind == "aicb_workload":
+            name = f"workload{len(topo.files)}.txt"
+            topo.files[name] = simai_workload(r, n)
+            e = (f"  - {{type: aicb_workload, file: {name}, iterations: {r.randint(1, 2)}, "
+                 f"algorithm: {r.choice(['ring', 'tree'])}, channels: {r.choice([1, 2])}")
+            if r.random() < 0.4:
+                e += f", chunk: {r.choice(['16KB', '64KB'])}"
+            entries.append(e)
         elif kind == "flow_file":
             name = f"flows{len(topo.files)}.txt"
             topo.files[name] = flow_file(r, n)

@@ -267,6 +267,42 @@ TEST_F(TrainingRun, ScenarioErrorsNameTheWorkloadLine) {
             std::string::npos);
 }
 
+// A job whose comms all run in groups of one rank moves nothing: refused,
+// naming the file and why, where until the twenty-fourth session it ran
+// without flows and the results writer read past an empty list (a crash;
+// found by tests/differential_runs.py). The loops run different comms: a
+// DATA loop only the weight-gradient one, so a forward AllReduce in the
+// tensor group does not save it; a transformer loop runs it.
+TEST_F(TrainingRun, AJobThatMovesNothingIsRefused) {
+  const std::string dir = test::TestTempDir();
+  const std::string layer = "l\t-1\t1\tALLREDUCE\t4096\t1\tNONE\t0\t1\tALLREDUCE\t4096\t1\n";
+  // tp 4 of 4 ranks: one data-parallel group of one rank each.
+  std::ofstream(dir + "data.txt") << "DATA model_parallel_NPU_group: 4 all_gpus: 4\n1\n" << layer;
+  std::ofstream(dir + "micro.txt") << "MICRO model_parallel_NPU_group: 4 all_gpus: 4\n1\n" << layer;
+  std::ofstream(dir + "moe.txt") << "DATA model_parallel_NPU_group: 2 ep: 4 all_gpus: 8\n1\n"
+                                 << "l\t-1\t1\tNONE\t0\t1\tNONE\t0\t1\tALLREDUCE_DP_EP\t4096\t1\n";
+  const auto error = [&](const std::string& file, int hosts) {
+    return test::ScenarioErrorOf("name: e\ntopology: {type: star, hosts: " + std::to_string(hosts) +
+                                 "}\ntraffic:\n  - {type: aicb_workload, file: " + dir + file +
+                                 "}\n");
+  };
+  EXPECT_NE(error("data.txt", 4)
+                .find("the workload moves nothing over the network: every comm "
+                      "its DATA loop runs is NONE or runs in a group of one rank "
+                      "(4 ranks, tensor-parallel 4, expert-parallel 1)"),
+            std::string::npos);
+  EXPECT_NE(error("micro.txt", 4).find("its MICRO loop runs"), std::string::npos);
+  // 8 ranks, tp 2: data-parallel groups of 4, data-expert groups of 4 / 4 = 1.
+  EXPECT_NE(error("moe.txt", 8).find("(8 ranks, tensor-parallel 2, expert-parallel 4)"),
+            std::string::npos);
+  // The same layer in a transformer loop: its forward AllReduce runs in
+  // the tensor group of 4.
+  const test::SimRun r =
+      Run("HYBRID_TRANSFORMER model_parallel_NPU_group: 4 all_gpus: 4\n1\n" + layer, "");
+  EXPECT_TRUE(r.stats.all_flows_done);
+  EXPECT_EQ(r.summary["jobs"][0]["completed"], 1);
+}
+
 // The example (examples/aicb/): the scenario import-aicb wrote reads, and
 // its workload expands into the messages its README row counts.
 TEST(SimaiExample, MiniGptExpandsIntoItsMessages) {

@@ -78,6 +78,11 @@ void Reader::ReadTraining(const Map& m, TrafficSpec& t) const {
                          "\"{}\" ({}:{}) runs in groups of {}",
                          l.name, t.training.file, l.line, size));
     }
+  if (!TrainingMovesData(t))
+    Fail(file, fmt::format("the workload moves nothing over the network: every comm its {} loop "
+                           "runs is NONE or runs in a group of one rank ({} ranks, tensor-parallel "
+                           "{}, expert-parallel {}); a network simulator has no traffic to run",
+                           w->loop_name, n, w->tp, w->ep));
   RefuseTooManyMessages(m, "training job", EstimateTrainingMessages(t));
 }
 

@@ -70,6 +70,10 @@ std::vector<CollectiveResult> CollectiveResults(const Simulation& sim) {
           step.slowest_host = static_cast<int>(fl.dst);
         }
       }
+      // An instance without flows has no finish: reported incomplete rather
+      // than with made-up times (none is built: the reader refuses a
+      // training job that moves nothing, and a collective always sends).
+      if (rank_finish.empty()) r.complete = false;
       if (r.complete) {
         std::vector<Time> finishes;
         for (const auto& [host, at] : rank_finish) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <utility>
+#include <vector>
 
 #include "workload/collective_builder.h"
 
@@ -33,6 +34,14 @@ CollectiveOp OpOf(SimaiCommType t) {
       break;
   }
   return CollectiveOp::kAllReduce;
+}
+
+// The comms of layer `l` that `loop` issues (the rest are read, not run):
+// a transformer loop's forward, input-gradient and weight-gradient comms;
+// DATA's and MICRO's weight-gradient comm.
+std::vector<const SimaiComm*> IssuedComms(SimaiLoop loop, const SimaiLayer& l) {
+  if (loop == SimaiLoop::kTransformer) return {&l.forward, &l.input_grad, &l.weight_grad};
+  return {&l.weight_grad};
 }
 
 CollectiveAlgorithm AlgorithmOf(CollectiveOp op, CollectiveAlgorithm allreduce) {
@@ -279,7 +288,7 @@ double EstimateTrainingMessages(const TrafficSpec& t) {
   const int n = static_cast<int>(t.hosts.size());
   double per_iteration = 0;
   for (const SimaiLayer& l : w.layers)
-    for (const SimaiComm* c : {&l.forward, &l.input_grad, &l.weight_grad}) {
+    for (const SimaiComm* c : IssuedComms(w.loop, l)) {
       if (c->type == SimaiCommType::kNone) continue;
       const int size = SimaiGroupSize(c->group, n, w.tp, w.ep);
       if (size < 2) continue;
@@ -290,6 +299,16 @@ double EstimateTrainingMessages(const TrafficSpec& t) {
                                                   spec.chunk_bytes);
     }
   return per_iteration * spec.iterations;
+}
+
+bool TrainingMovesData(const TrafficSpec& t) {
+  const SimaiWorkload& w = *t.training.workload;
+  const int n = static_cast<int>(t.hosts.size());
+  for (const SimaiLayer& l : w.layers)
+    for (const SimaiComm* c : IssuedComms(w.loop, l))
+      if (c->type != SimaiCommType::kNone && SimaiGroupSize(c->group, n, w.tp, w.ep) >= 2)
+        return true;
+  return false;
 }
 
 }  // namespace rocesim

@@ -60,6 +60,12 @@ int SimaiGroupSize(SimaiGroup g, int ranks, int tp, int ep);
 // iteration, its steps the comms in the order the ranks issue them.
 CollectivePlan ExpandTraining(const TrafficSpec& t, size_t index);
 
+// Whether any comm the entry's loop issues runs in a group of two ranks or
+// more: a job whose comms all run in groups of one (a DATA loop on one
+// data-parallel group, say) moves nothing over the network, and the reader
+// refuses it.
+bool TrainingMovesData(const TrafficSpec& t);
+
 // About how many messages (flows) ExpandTraining makes: the reader refuses
 // an entry far beyond memory before building it.
 double EstimateTrainingMessages(const TrafficSpec& t);
