@@ -10,7 +10,7 @@
 #include "apps/error_report.h"
 #include "scenario/resolved_scenario.h"
 #include "sim/partitioned_run.h"
-#include "sim/rank_exchange.h"
+#include "sim/rank_group.h"
 
 namespace rocesim {
 
@@ -39,14 +39,15 @@ class Digest {
 // Every rank waits here until the one that prints has printed: mpirun ends
 // a job once one of its ranks exits with an error, maybe before a rank
 // still on its way to saying why would have said it.
-void AfterTheLineIsOut(RankExchange& ranks) {
+void AfterTheLineIsOut(RankGroup& ranks) {
   const uint64_t here = 1;
   ranks.GatherAll({&here, 1});
 }
 
 }  // namespace
 
-void OnEveryRank(RankExchange* ranks, const std::function<std::vector<AgreedValue>()>& step) {
+void OnEveryRank(RankGroup* ranks, const std::function<std::vector<AgreedValue>()>& step,
+                 std::string_view what_to_do) {
   std::vector<AgreedValue> mine;
   std::exception_ptr error;
   try {
@@ -84,9 +85,9 @@ void OnEveryRank(RankExchange* ranks, const std::function<std::vector<AgreedValu
         const AgreedValue& v = mine[i];
         fmt::print(stderr,
                    "rocesim: error: the ranks of this MPI job set up different runs: ranks 0 and "
-                   "{} differ in their {}{}; every rank must read the same scenario and files, "
-                   "with the same --seed and --set\n",
-                   r, v.what, v.shown ? fmt::format(": {} against {}", first, theirs) : "");
+                   "{} differ in their {}{}; {}\n",
+                   r, v.what, v.shown ? fmt::format(": {} against {}", first, theirs) : "",
+                   what_to_do);
         std::fflush(stderr);
       }
       AfterTheLineIsOut(*ranks);

@@ -15,16 +15,20 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rocesim {
 
 class PartitionedRun;
-class RankExchange;
+class RankGroup;
 struct Scenario;
 
 // Something a rank built that every rank must build alike: what it is, for
 // the error, and a value (a count, shown; or a digest, only compared).
+inline constexpr std::string_view kSameRunEverywhere =
+    "every rank must read the same scenario and files, with the same --seed and --set";
+
 struct AgreedValue {
   std::string what;
   uint64_t value = 0;
@@ -38,7 +42,9 @@ struct AgreedValue {
 // length on every rank) differ from rank 0's, rank 0 names the first that
 // differs and every rank throws JobEnded{2}. Without MPI the step's
 // exception propagates as it is.
-void OnEveryRank(RankExchange* ranks, const std::function<std::vector<AgreedValue>()>& step);
+// `what_to_do` ends that message: what the user must give every rank alike.
+void OnEveryRank(RankGroup* ranks, const std::function<std::vector<AgreedValue>()>& step,
+                 std::string_view what_to_do = kSameRunEverywhere);
 
 // What the ranks must agree on once they read the scenario: the scenario
 // as resolved (files by their names alone: what they hold is compared as

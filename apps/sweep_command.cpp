@@ -10,19 +10,25 @@
 // writing (the lock `.DIR.lock` beside it, core/dir_lock.h).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "apps/commands.h"
 #include "apps/mpi_rank_exchange.h"
+#include "apps/rank_agreement.h"
 #include "core/dir_lock.h"
 #include "core/usable_cores.h"
 #include "sim/mpi_launch_env.h"
+#include "sim/rank_group.h"
 #include "sweep/sweep_results.h"
 #include "sweep/sweep_runner.h"
 #include "sweep/sweep_spec.h"
@@ -38,9 +44,9 @@ using sweep::PointOutcome;
 using sweep::PointStatus;
 
 // The MPI world when --mpi is given, else a single process.
-class Ranks {
+class SweepRanks final : public RankGroup {
  public:
-  explicit Ranks(bool mpi) {
+  explicit SweepRanks(bool mpi) {
     if (!mpi) return;
 #ifdef ROCESIM_HAVE_MPI
     PreferSharedMemoryPml();
@@ -55,13 +61,13 @@ class Ranks {
         "re-run cmake and rebuild");
 #endif
   }
-  ~Ranks() {
+  ~SweepRanks() override {
 #ifdef ROCESIM_HAVE_MPI
     if (active_) MPI_Finalize();
 #endif
   }
-  Ranks(const Ranks&) = delete;
-  Ranks& operator=(const Ranks&) = delete;
+  SweepRanks(const SweepRanks&) = delete;
+  SweepRanks& operator=(const SweepRanks&) = delete;
 
   int rank() const {
     return rank_;
@@ -69,8 +75,26 @@ class Ranks {
   int size() const {
     return size_;
   }
-  bool active() const {
-    return active_;
+  // The ranks to meet after each setup step (apps/rank_agreement.h): null
+  // without --mpi or alone.
+  RankGroup* group() {
+    return active_ && size_ > 1 ? this : nullptr;
+  }
+  uint32_t Ranks() const override {
+    return static_cast<uint32_t>(size_);
+  }
+  uint32_t Rank() const override {
+    return static_cast<uint32_t>(rank_);
+  }
+  std::vector<uint64_t> GatherAll(std::span<const uint64_t> mine) override {
+    std::vector<uint64_t> all(mine.size() * static_cast<size_t>(size_));
+#ifdef ROCESIM_HAVE_MPI
+    MPI_Allgather(mine.data(), static_cast<int>(mine.size()), MPI_UINT64_T, all.data(),
+                  static_cast<int>(mine.size()), MPI_UINT64_T, MPI_COMM_WORLD);
+#else
+    std::copy(mine.begin(), mine.end(), all.begin());
+#endif
+    return all;
   }
 
   // Copies every other rank's outcomes for its points into rank 0's `outcomes`.
@@ -127,15 +151,49 @@ class Ranks {
   int size_ = 1;
 };
 
-int Sweep(const SweepOptions& o, const Ranks& ranks) {
+// What the ranks of a sweep must agree on once they read its file: the
+// points and their settings.
+std::vector<AgreedValue> PointValues(const sweep::SweepSpec& spec,
+                                     const std::vector<sweep::SweepPoint>& points) {
+  uint64_t digest = 0xcbf29ce484222325ULL;  // FNV-1a over the points' names and settings
+  auto add = [&](const std::string& text) {
+    for (const char c : text + '\n') {
+      digest ^= static_cast<uint8_t>(c);
+      digest *= 0x100000001b3ULL;
+    }
+  };
+  for (const sweep::SweepPoint& pt : points) {
+    add(pt.name);
+    for (const std::string& set : sweep::OverrideArgs(spec, pt)) add(set);
+  }
+  return {{"point count", points.size(), true},
+          {"points (their names and settings)", digest, false}};
+}
+
+constexpr std::string_view kSameSweepEverywhere =
+    "every rank must read the same sweep file, with the same options";
+
+int Sweep(const SweepOptions& o, SweepRanks& ranks) {
   if (!o.mpi && LauncherRanks() > 1)
     throw sweep::SweepError(
         fmt::format("running under an MPI launcher with {} ranks but without --mpi: every rank "
                     "would run every point; add --mpi",
                     LauncherRanks()));
-  const sweep::SweepSpec spec = sweep::LoadSweep(o.file);
-  const std::vector<sweep::SweepPoint> points = sweep::ExpandPoints(spec);
-  sweep::ValidatePoints(spec, points);
+  // Each rank reads the sweep on its own; the ranks meet after each step of
+  // the setup (apps/rank_agreement.h), so that an error is said once and a
+  // rank that failed alone does not leave the others waiting.
+  std::optional<sweep::SweepSpec> read;
+  std::vector<sweep::SweepPoint> points;
+  OnEveryRank(
+      ranks.group(),
+      [&] {
+        read.emplace(sweep::LoadSweep(o.file));
+        points = sweep::ExpandPoints(*read);
+        sweep::ValidatePoints(*read, points);
+        return ranks.group() ? PointValues(*read, points) : std::vector<AgreedValue>{};
+      },
+      kSameSweepEverywhere);
+  const sweep::SweepSpec& spec = *read;
 
   std::string out = o.out_dir;
   if (out.empty()) out = spec.output;
@@ -153,23 +211,21 @@ int Sweep(const SweepOptions& o, const Ranks& ranks) {
   }
 
   // One sweep at a time in a directory (its points would race for the same
-  // names); rank 0 takes it and every rank learns whether it could.
+  // names); rank 0 takes it for every rank.
   std::unique_ptr<DirLock> lock;
-  std::exception_ptr refused;
-  if (ranks.rank() == 0) {
-    try {
-      if (std::filesystem::exists(std::filesystem::path(out) / "summary.json"))
-        throw ResultsDirError(
-            fmt::format("{} holds a run's results (summary.json), not a sweep; choose another "
-                        "sweep directory with -o",
-                        out));
-      lock = std::make_unique<DirLock>(out);
-    } catch (...) {
-      refused = std::current_exception();
-    }
-  }
-  if (ranks.Broadcast(refused ? 1 : 0) != 0 && ranks.rank() != 0) return 2;
-  if (refused) std::rethrow_exception(refused);
+  OnEveryRank(
+      ranks.group(),
+      [&] {
+        if (ranks.rank() != 0) return std::vector<AgreedValue>{};
+        if (std::filesystem::exists(std::filesystem::path(out) / "summary.json"))
+          throw ResultsDirError(
+              fmt::format("{} holds a run's results (summary.json), not a sweep; choose another "
+                          "sweep directory with -o",
+                          out));
+        lock = std::make_unique<DirLock>(out);
+        return std::vector<AgreedValue>{};
+      },
+      kSameSweepEverywhere);
 
   sweep::RunnerOptions ro;
   ro.exe = sweep::SelfExecutable();
@@ -209,26 +265,21 @@ int SweepCommand(const SweepOptions& command_line) {
   SweepOptions options = command_line;
   if (options.threads == 0)
     options.threads = static_cast<int>(AutoThreadsHere());  // --threads auto
+  SweepRanks ranks(options.mpi);  // throws SweepError without MPI support (exit 2)
   try {
-    const Ranks ranks(options.mpi);
-    try {
-      return Sweep(options, ranks);
-    } catch (const ScenarioError& e) {
-      // Every rank reads the same files and fails alike; one message is enough.
-      if (ranks.rank() == 0) fmt::print(stderr, "rocesim: error: {}\n", e.what());
-      return 2;
-    } catch (const ResultsDirError& e) {  // rank 0's; the others returned 2 already
-      fmt::print(stderr, "rocesim: error: {}\n", e.what());
-      return 2;
-    } catch (const std::exception& e) {
-      fmt::print(stderr, "rocesim: error: {}{}\n",
-                 ranks.size() > 1 ? fmt::format("rank {}: ", ranks.rank()) : "", e.what());
+    return Sweep(options, ranks);
+  } catch (const ScenarioError&) {
+    throw;  // a bad sweep file, without --mpi (main: exit 2)
+  } catch (const ResultsDirError&) {
+    throw;  // the same
+  } catch (const std::exception& e) {
+    // Mid-sweep: one rank failing must not leave the others waiting.
+    if (ranks.group()) {
+      fmt::print(stderr, "rocesim: error: rank {}: {}\n", ranks.rank(), e.what());
+      std::fflush(stderr);
       ranks.Abort(1);
-      return 1;
     }
-  } catch (const ScenarioError& e) {  // --mpi without MPI support
-    fmt::print(stderr, "rocesim: error: {}\n", e.what());
-    return 2;
+    throw;
   }
 }
 

@@ -566,6 +566,49 @@ TEST_F(SweepCliTest, MpiRanksGiveTheSameSweepCsv) {
   EXPECT_EQ(strip(ReadFile(dir_ + "mpi/sweep.csv")), local);
 }
 
+// The ranks of `mpirun rocesim sweep --mpi` meet after reading the sweep
+// (apps/rank_agreement.h): rank 1 alone given a bad sweep file says why
+// and ends the job with exit 2 (until the twenty-fourth session it
+// returned silently, and rank 0 waited for it forever); two ranks given the
+// same bad file say it once; ranks whose sweeps have other points are
+// refused.
+TEST_F(SweepCliTest, MpiRanksAgreeOnTheSweepBeforeRunning) {
+  if (std::system("command -v mpirun >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "no mpirun (scripts/install-deps.sh installs OpenMPI)";
+  const std::string sweep = WriteSweep();
+  if (Run("sweep '" + sweep + "' --mpi --dry-run").output.find("without MPI support") !=
+      std::string::npos)
+    GTEST_SKIP() << "rocesim built without MPI";
+  const std::string bad = Write("bad.yaml", "base: base.yaml\ngrid:\n  host.cc: [dcqcn, hpccc]\n");
+  const std::string other = Write("other.yaml", "base: base.yaml\ngrid:\n  host.cc: [dcqcn]\n");
+  const auto two_ranks = [&](const std::string& first, const std::string& second) {
+    return Run("sweep '" + second + "' --mpi -o '" + dir_ + "out'",
+               "timeout 120 " + test::MpirunPrefix(1) + "'" + bin_ + "' sweep '" + first +
+                   "' --mpi -o '" + dir_ + "out' : -n 1 ");
+  };
+  const auto count = [](const std::string& text, const std::string& what) {
+    int n = 0;
+    for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+  };
+  CliResult r = two_ranks(sweep, bad);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_EQ(count(r.output, "rocesim: error:"), 1) << r.output;
+  EXPECT_NE(r.output.find("bad.yaml:3:20: point p0001_host.cc=hpccc:"), std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(dir_ + "out"));
+  r = Run("sweep '" + bad + "' --mpi -o '" + dir_ + "out'", "timeout 120 " + test::MpirunPrefix(2));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_EQ(count(r.output, "rocesim: error:"), 1) << r.output;
+  r = two_ranks(sweep, other);
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("ranks 0 and 1 differ in their point count: 5 against 1; every rank "
+                          "must read the same sweep file"),
+            std::string::npos)
+      << r.output;
+  EXPECT_FALSE(fs::exists(dir_ + "out/sweep.csv"));
+}
+
 // `rocesim compare` reads sweep.csv's parameter columns and draws the sweep plot.
 TEST_F(SweepCliTest, CompareReadsSweepCsv) {
   // The interpreters `rocesim compare` tries (apps/python_tool.cpp).

@@ -2,7 +2,8 @@
 // (sim/partitioned_run.h): the interface the run uses, implemented over MPI
 // by the command line (apps/mpi_rank_exchange.cpp), so that the simulation
 // library itself does not depend on MPI. Every call is collective: all
-// ranks make it at the same point of the run.
+// ranks make it at the same point of the run. Its RankGroup part (rank,
+// ranks, GatherAll) serves the setup's agreement too.
 #pragma once
 
 #include <cstdint>
@@ -13,17 +14,15 @@
 
 #include "net/fabric.h"
 #include "ops/deadlock.h"
+#include "sim/rank_group.h"
 
 namespace rocesim {
 
 class Simulation;
 struct Partitioning;
 
-class RankExchange {
+class RankExchange : public RankGroup {
  public:
-  virtual ~RankExchange() = default;
-  virtual uint32_t Ranks() const = 0;
-  virtual uint32_t Rank() const = 0;
   // After a window: sends what the local partitions' outboxes (the set at
   // `base`, Fabric::outbox_base) hold for partitions of other ranks, and
   // empties those; receives what other ranks sent to the local ones, into
@@ -36,10 +35,6 @@ class RankExchange {
   // How this rank's windows went to the others (after the run), for the
   // line the run prints per rank: through shared memory or by message.
   virtual std::string Describe() const = 0;
-  // Every rank's `mine`, in rank order, on every rank: `mine` has the same
-  // length on every rank (before the run: whether each rank got through a
-  // step of the setup, and what it built; apps/rank_agreement.h).
-  virtual std::vector<uint64_t> GatherAll(std::span<const uint64_t> mine) = 0;
   // What other ranks sent to local partition `part` in the last exchange,
   // in rank order: valid until the next exchange.
   virtual std::span<const CrossFramesView> Inbox(uint32_t part) const = 0;
