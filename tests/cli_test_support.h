@@ -47,12 +47,18 @@ inline bool HaveMpirun() {
 // ignore what OpenMPI allocates in plugins it has already unloaded (reported
 // from "<unknown module>", which no suppression matches), so the ranks run
 // without leak checking; every other check stays on.
-inline std::string MpirunPrefix(int ranks) {
-  std::string prefix = std::string("mpirun ") + (::geteuid() == 0 ? "--allow-run-as-root " : "") +
-                       "--oversubscribe -n " + std::to_string(ranks) + " ";
+// The rank options go with each application context (`-x` in the first
+// context of `mpirun A : B` does not reach B's ranks): MpirunContext(n)
+// starts another, `... A : ` + MpirunContext(1) + `B`.
+inline std::string MpirunContext(int ranks) {
+  std::string context = "-n " + std::to_string(ranks) + " ";
   if (const char* asan = std::getenv("ROCESIM_MPI_RANK_ASAN_OPTIONS"))
-    prefix += "-x ASAN_OPTIONS=" + std::string(asan) + " ";
-  return prefix;
+    context += "-x ASAN_OPTIONS=" + std::string(asan) + " ";
+  return context;
+}
+inline std::string MpirunPrefix(int ranks) {
+  return std::string("mpirun ") + (::geteuid() == 0 ? "--allow-run-as-root " : "") +
+         "--oversubscribe " + MpirunContext(ranks);
 }
 
 // A fresh directory per test (dir_) for scenarios and results.

@@ -62,10 +62,10 @@ class RankAgreementCli : public test::CliTest {
   // 124.
   CliRun TwoRanks(const std::string& first, const std::string& second,
                   const std::string& second_out = "out") {
-    return test::RunRocesimCli("run " + second + " -q -o '" + dir_ + second_out + "'",
-                               dir_ + "mpi.log",
-                               "timeout 120 " + test::MpirunPrefix(1) + std::getenv("ROCESIM_BIN") +
-                                   " run " + first + " -q -o '" + dir_ + "out' : -n 1 ");
+    return test::RunRocesimCli(
+        "run " + second + " -q -o '" + dir_ + second_out + "'", dir_ + "mpi.log",
+        "timeout 120 " + test::MpirunPrefix(1) + std::getenv("ROCESIM_BIN") + " run " + first +
+            " -q -o '" + dir_ + "out' : " + test::MpirunContext(1));
   }
 };
 

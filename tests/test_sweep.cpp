@@ -584,7 +584,7 @@ TEST_F(SweepCliTest, MpiRanksAgreeOnTheSweepBeforeRunning) {
   const auto two_ranks = [&](const std::string& first, const std::string& second) {
     return Run("sweep '" + second + "' --mpi -o '" + dir_ + "out'",
                "timeout 120 " + test::MpirunPrefix(1) + "'" + bin_ + "' sweep '" + first +
-                   "' --mpi -o '" + dir_ + "out' : -n 1 ");
+                   "' --mpi -o '" + dir_ + "out' : " + test::MpirunContext(1));
   };
   const auto count = [](const std::string& text, const std::string& what) {
     int n = 0;
