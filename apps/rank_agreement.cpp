@@ -16,26 +16,6 @@ namespace rocesim {
 
 namespace {
 
-// FNV-1a, 64 bits: a digest to compare, not to defend against anyone.
-class Digest {
- public:
-  void Add(std::string_view bytes) {
-    Add(uint64_t{bytes.size()});  // so that "ab" + "c" is not "a" + "bc"
-    for (const char c : bytes) Mix(static_cast<uint8_t>(c));
-  }
-  void Add(uint64_t v) {
-    for (int i = 0; i < 8; ++i) Mix(static_cast<uint8_t>(v >> (8 * i)));
-  }
-  uint64_t value() const { return h_; }
-
- private:
-  void Mix(uint8_t byte) {
-    h_ ^= byte;
-    h_ *= 0x100000001b3ULL;
-  }
-  uint64_t h_ = 0xcbf29ce484222325ULL;
-};
-
 // Every rank waits here until the one that prints has printed: mpirun ends
 // a job once one of its ranks exits with an error, maybe before a rank
 // still on its way to saying why would have said it.

@@ -24,15 +24,37 @@ class PartitionedRun;
 class RankGroup;
 struct Scenario;
 
-// Something a rank built that every rank must build alike: what it is, for
-// the error, and a value (a count, shown; or a digest, only compared).
+// What `rocesim run`'s ranks must be given alike (OnEveryRank's message).
 inline constexpr std::string_view kSameRunEverywhere =
     "every rank must read the same scenario and files, with the same --seed and --set";
 
+// Something a rank built that every rank must build alike: what it is, for
+// the error, and a value (a count, shown; or a digest, only compared).
 struct AgreedValue {
   std::string what;
   uint64_t value = 0;
   bool shown = false;
+};
+
+// FNV-1a, 64 bits, for the digests the ranks compare: not to defend
+// against anyone.
+class Digest {
+ public:
+  void Add(std::string_view bytes) {
+    Add(uint64_t{bytes.size()});  // so that "ab" + "c" is not "a" + "bc"
+    for (const char c : bytes) Mix(static_cast<uint8_t>(c));
+  }
+  void Add(uint64_t v) {
+    for (int i = 0; i < 8; ++i) Mix(static_cast<uint8_t>(v >> (8 * i)));
+  }
+  uint64_t value() const { return h_; }
+
+ private:
+  void Mix(uint8_t byte) {
+    h_ ^= byte;
+    h_ *= 0x100000001b3ULL;
+  }
+  uint64_t h_ = 0xcbf29ce484222325ULL;
 };
 
 // Runs `step` on this rank. Under MPI (`ranks` not null) the ranks then

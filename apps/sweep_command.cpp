@@ -155,19 +155,13 @@ class SweepRanks final : public RankGroup {
 // points and their settings.
 std::vector<AgreedValue> PointValues(const sweep::SweepSpec& spec,
                                      const std::vector<sweep::SweepPoint>& points) {
-  uint64_t digest = 0xcbf29ce484222325ULL;  // FNV-1a over the points' names and settings
-  auto add = [&](const std::string& text) {
-    for (const char c : text + '\n') {
-      digest ^= static_cast<uint8_t>(c);
-      digest *= 0x100000001b3ULL;
-    }
-  };
+  Digest digest;
   for (const sweep::SweepPoint& pt : points) {
-    add(pt.name);
-    for (const std::string& set : sweep::OverrideArgs(spec, pt)) add(set);
+    digest.Add(pt.name);
+    for (const std::string& set : sweep::OverrideArgs(spec, pt)) digest.Add(set);
   }
   return {{"point count", points.size(), true},
-          {"points (their names and settings)", digest, false}};
+          {"points (their names and settings)", digest.value(), false}};
 }
 
 constexpr std::string_view kSameSweepEverywhere =

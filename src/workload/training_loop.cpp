@@ -44,6 +44,12 @@ std::vector<const SimaiComm*> IssuedComms(SimaiLoop loop, const SimaiLayer& l) {
   return {&l.weight_grad};
 }
 
+// Whether comm `c` moves anything among `ranks` ranks: it is not NONE and
+// runs in groups of two or more (a group of one is skipped).
+bool MovesData(const SimaiComm& c, const SimaiWorkload& w, int ranks) {
+  return c.type != SimaiCommType::kNone && SimaiGroupSize(c.group, ranks, w.tp, w.ep) >= 2;
+}
+
 CollectiveAlgorithm AlgorithmOf(CollectiveOp op, CollectiveAlgorithm allreduce) {
   if (op == CollectiveOp::kAllReduce) return allreduce;
   return op == CollectiveOp::kAllToAll ? CollectiveAlgorithm::kDirect : CollectiveAlgorithm::kRing;
@@ -181,9 +187,8 @@ class Expansion {
   // operation waits for its part of it. Otherwise, with `layer` >= 0 and
   // another iteration to come, that layer's next forward pass does.
   void Issue(const SimaiComm& c, bool blocking, int layer) {
-    if (c.type == SimaiCommType::kNone) return;
+    if (!MovesData(c, w_, n_)) return;
     const int kind = GroupIndex(c.group);
-    if (SimaiGroupSize(c.group, n_, w_.tp, w_.ep) < 2) return;
     const std::vector<std::vector<int>>& groups = groups_[kind];
     const CollectiveSpec& spec = t_.collective;
     const CollectiveOp op = OpOf(c.type);
@@ -289,9 +294,8 @@ double EstimateTrainingMessages(const TrafficSpec& t) {
   double per_iteration = 0;
   for (const SimaiLayer& l : w.layers)
     for (const SimaiComm* c : IssuedComms(w.loop, l)) {
-      if (c->type == SimaiCommType::kNone) continue;
+      if (!MovesData(*c, w, n)) continue;
       const int size = SimaiGroupSize(c->group, n, w.tp, w.ep);
-      if (size < 2) continue;
       const CollectiveOp op = OpOf(c->type);
       per_iteration += static_cast<double>(n / size) *
                        EstimateCollectiveMessages(op, AlgorithmOf(op, spec.algorithm), size,
@@ -306,8 +310,7 @@ bool TrainingMovesData(const TrafficSpec& t) {
   const int n = static_cast<int>(t.hosts.size());
   for (const SimaiLayer& l : w.layers)
     for (const SimaiComm* c : IssuedComms(w.loop, l))
-      if (c->type != SimaiCommType::kNone && SimaiGroupSize(c->group, n, w.tp, w.ep) >= 2)
-        return true;
+      if (MovesData(*c, w, n)) return true;
   return false;
 }
 

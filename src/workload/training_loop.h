@@ -61,9 +61,9 @@ int SimaiGroupSize(SimaiGroup g, int ranks, int tp, int ep);
 CollectivePlan ExpandTraining(const TrafficSpec& t, size_t index);
 
 // Whether any comm the entry's loop issues runs in a group of two ranks or
-// more: a job whose comms all run in groups of one (a DATA loop on one
-// data-parallel group, say) moves nothing over the network, and the reader
-// refuses it.
+// more: a job whose comms all run in groups of one (a DATA loop whose
+// data-parallel groups hold one rank each, say) moves nothing over the
+// network, and the reader refuses it.
 bool TrainingMovesData(const TrafficSpec& t);
 
 // About how many messages (flows) ExpandTraining makes: the reader refuses
