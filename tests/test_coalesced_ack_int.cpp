@@ -17,7 +17,7 @@
 namespace rocesim {
 namespace {
 
-constexpr const char* kStar = R"(
+constexpr const char* kHpccPair = R"(
 duration: 1ms
 topology: {type: star, hosts: 2}
 host: {cc: hpcc, ack_every: 4, ack_delay: 2us}
@@ -68,7 +68,7 @@ PktId SentAck(const Fabric& f) {
 }
 
 TEST(CoalescedAckInt, TheDeadlineAckEchoesTheNewestCoveredPacketsStack) {
-  Simulation sim(ParseScenarioText(kStar, "t.yaml", "", {}, std::nullopt));
+  Simulation sim(ParseScenarioText(kHpccPair, "t.yaml", "", {}, std::nullopt));
   Fabric& f = sim.fabric();
   ASSERT_TRUE(f.int_enabled);
   // Two in-order packets: fewer than ack_every, so neither is ACKed at once.
@@ -93,7 +93,7 @@ TEST(CoalescedAckInt, TheDeadlineAckEchoesTheNewestCoveredPacketsStack) {
 }
 
 TEST(CoalescedAckInt, AnAckAPacketTriggersEchoesThatPacketsStack) {
-  Simulation sim(ParseScenarioText(kStar, "t.yaml", "", {}, std::nullopt));
+  Simulation sim(ParseScenarioText(kHpccPair, "t.yaml", "", {}, std::nullopt));
   Fabric& f = sim.fabric();
   for (uint32_t psn = 0; psn < 3; ++psn)
     f.nics[1].Receive(f, DataPacket(f, psn, StackOf(1, 10, 0)));

@@ -287,14 +287,8 @@ traffic:
 // ---------------------------------------------------------------------------
 // Reader
 
-std::string ErrorOf(const std::string& yaml) {
-  try {
-    ParseScenarioText(yaml, "f.yaml", "", {}, std::nullopt);
-  } catch (const ScenarioError& e) {
-    return e.what();
-  }
-  ADD_FAILURE() << "parsed: " << yaml;
-  return "";
+std::string FloodingScenarioError(const std::string& yaml) {
+  return test::ScenarioErrorOf(yaml, "f.yaml");
 }
 
 TEST(FloodingReader, ReadsTheFaultAndTheSwitchOption) {
@@ -319,24 +313,27 @@ faults:
 
 TEST(FloodingReader, RejectsBadValuesWithFileLineAndField) {
   const std::string base(kClos);
-  EXPECT_EQ(ErrorOf(base + "faults:\n  - {type: mac_entry_lost, host: 3, at: 0us}\n"),
+  EXPECT_EQ(FloodingScenarioError(base + "faults:\n  - {type: mac_entry_lost, host: 3, at: 0us}\n"),
             "f.yaml:7:12: faults.0.type: expected one of nic_pause_storm, slow_receiver, "
             "link_down, packet_loss, mac_entry_loss, got \"mac_entry_lost\"; did you mean "
             "'mac_entry_loss'?");
-  EXPECT_NE(ErrorOf(base + "faults:\n  - {type: mac_entry_loss, host: 6, at: 0us}\n")
+  EXPECT_NE(FloodingScenarioError(base + "faults:\n  - {type: mac_entry_loss, host: 6, at: 0us}\n")
                 .find("f.yaml:7:34: faults.0.host: expected a host id from 0 to 5"),
             std::string::npos);
-  EXPECT_NE(ErrorOf(base + "faults:\n  - {type: mac_entry_loss, at: 0us}\n").find("host"),
-            std::string::npos);
-  EXPECT_NE(ErrorOf(base + "faults:\n  - {type: mac_entry_loss, host: 3}\n").find("at"),
-            std::string::npos);
+  EXPECT_NE(
+      FloodingScenarioError(base + "faults:\n  - {type: mac_entry_loss, at: 0us}\n").find("host"),
+      std::string::npos);
+  EXPECT_NE(
+      FloodingScenarioError(base + "faults:\n  - {type: mac_entry_loss, host: 3}\n").find("at"),
+      std::string::npos);
   // Keys of other fault types are named as such.
-  EXPECT_NE(ErrorOf(base + "faults:\n  - {type: mac_entry_loss, host: 3, at: 0us, priority: 3}\n")
+  EXPECT_NE(FloodingScenarioError(
+                base + "faults:\n  - {type: mac_entry_loss, host: 3, at: 0us, priority: 3}\n")
                 .find("faults.0.priority"),
             std::string::npos);
   const std::string bad_switch =
       "duration: 1ms\ntopology: {type: star, hosts: 2}\nswitch:\n  unknown_unicast: broadcast\n";
-  EXPECT_EQ(ErrorOf(bad_switch),
+  EXPECT_EQ(FloodingScenarioError(bad_switch),
             "f.yaml:4:20: switch.unknown_unicast: expected one of flood, drop, got "
             "\"broadcast\"");
 }

@@ -40,7 +40,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int64_t k100G = 100'000'000'000;
+constexpr int64_t kRate100G = 100'000'000'000;
 // Wire time of a full data frame at 100G: (1000 + 62 + 20) B * 80 ps.
 constexpr Time kFullFrame100G = 86'560;
 
@@ -350,7 +350,7 @@ traffic:
   const Scenario sc = ParseScenarioText(yaml, "test.yaml", "", {}, std::nullopt);
   Simulation sim(sc);
   Fabric& f = sim.fabric();
-  const Time pause_time = SerializationTime(int64_t{quanta} * 64, k100G);
+  const Time pause_time = SerializationTime(int64_t{quanta} * 64, kRate100G);
   const Time refresh = pause_time / 2;
   // Per switch->host port: (arrival time, quanta) of each pause frame.
   std::vector<std::map<Time, int>> pauses(f.ports.size());
@@ -393,7 +393,7 @@ traffic:
 }
 
 TEST(Physics, PfcRefreshOnlyAfterAFullRefreshInterval) {
-  ASSERT_EQ(SerializationTime(int64_t{65535} * 64, k100G) / 2, 167'769'600);
+  ASSERT_EQ(SerializationTime(int64_t{65535} * 64, kRate100G) / 2, 167'769'600);
   // Full quanta: pauses end by XON long before a renewal is due, so any
   // renewal would be a stale refresh timer.
   const PauseRenewals full = MeasurePauseRenewals(65535);
@@ -588,10 +588,10 @@ TEST(Physics, DumbbellVictimSuffersCongestionSpreading) {
   // Control: the victim alone (the incast entry removed).
   const double alone =
       VictimGoodput({"traffic.1.size=1B", "traffic.1.senders=[0]", "traffic.1.receiver=1"}, t0, t1);
-  EXPECT_GT(alone, 0.9 * k100G) << "victim alone: " << alone / 1e9 << " Gb/s";
+  EXPECT_GT(alone, 0.9 * kRate100G) << "victim alone: " << alone / 1e9 << " Gb/s";
 
   const double spread = VictimGoodput({}, t0, t1);
-  EXPECT_LT(spread, 0.5 * k100G) << "victim under incast: " << spread / 1e9 << " Gb/s";
+  EXPECT_LT(spread, 0.5 * kRate100G) << "victim under incast: " << spread / 1e9 << " Gb/s";
   EXPECT_GT(spread, 0.0) << "the victim is slowed, not starved";
 
   // The cause: switch A paused the inter-switch link.

@@ -6,10 +6,6 @@
 
 namespace rocesim {
 
-namespace {
-constexpr double kPsPerSecond = static_cast<double>(kSecond);
-}  // namespace
-
 void Hpcc::OnStart(Time now, CcState& s) {
   (void)now;
   s.wants_sent = false;  // OnSent is the no-op default: not called

@@ -9,10 +9,6 @@
 
 namespace rocesim {
 
-namespace {
-constexpr double kPsPerSecond = static_cast<double>(kSecond);
-}  // namespace
-
 void ValidateLdcpParams(const LdcpParams& p) {
   auto fail = [](const std::string& what) { throw std::invalid_argument("ldcp: " + what); };
   // §2.2: "0 < alpha, beta <= 1".

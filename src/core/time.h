@@ -16,6 +16,8 @@ constexpr Time kMicrosecond = 1000 * kNanosecond;
 constexpr Time kMillisecond = 1000 * kMicrosecond;
 constexpr Time kSecond = 1000 * kMillisecond;
 constexpr Time kTimeMax = std::numeric_limits<Time>::max();
+// Picoseconds per second as a double, for rate arithmetic (bits/s * ps).
+constexpr double kPsPerSecond = static_cast<double>(kSecond);
 
 // Time to put `bytes` on a wire of `rate_bps`, rounded up to a whole picosecond.
 constexpr Time SerializationTime(int64_t bytes, int64_t rate_bps) {
