@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "apps/error_report.h"
+#include "core/build_info.h"
 #include "scenario/resolved_scenario.h"
 #include "sim/partitioned_run.h"
 #include "sim/rank_group.h"
@@ -73,6 +74,15 @@ void OnEveryRank(RankGroup* ranks, const std::function<std::vector<AgreedValue>(
       AfterTheLineIsOut(*ranks);
       throw JobEnded{2};
     }
+}
+
+std::vector<AgreedValue> BuildValues() {
+  Digest build;
+  build.Add(RocesimVersion());
+  build.Add(GitCommit());
+  return {{fmt::format("rocesim build (rank 0 runs rocesim {}, commit {})", RocesimVersion(),
+                       GitCommit()),
+           build.value(), false}};
 }
 
 std::vector<AgreedValue> ScenarioValues(const Scenario& scenario) {

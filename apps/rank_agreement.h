@@ -24,6 +24,10 @@ class PartitionedRun;
 class RankGroup;
 struct Scenario;
 
+// What a job's ranks must run alike: rocesim itself (OnEveryRank's message
+// when BuildValues differ).
+inline constexpr std::string_view kSameBuildEverywhere =
+    "every rank must run the same rocesim build (the same version and git commit)";
 // What `rocesim run`'s ranks must be given alike (OnEveryRank's message).
 inline constexpr std::string_view kSameRunEverywhere =
     "every rank must read the same scenario and files, with the same --seed and --set";
@@ -68,6 +72,11 @@ class Digest {
 void OnEveryRank(RankGroup* ranks, const std::function<std::vector<AgreedValue>()>& step,
                  std::string_view what_to_do = kSameRunEverywhere);
 
+// What the ranks must agree on before anything else: the build they run
+// (version and git commit, core/build_info.h). Ranks on machines with
+// other builds may read and cut a scenario differently, or meet in other
+// steps; this first meeting is the one every build since has in common.
+std::vector<AgreedValue> BuildValues();
 // What the ranks must agree on once they read the scenario: the scenario
 // as resolved (files by their names alone: what they hold is compared as
 // the flows and the cut they give).

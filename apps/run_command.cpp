@@ -159,6 +159,9 @@ int RunCommand(const RunOptions& options) {
   const bool quiet = o.quiet || !writer;
   std::optional<Scenario> loaded;
   std::vector<std::string> warnings;
+  OnEveryRank(
+      ranks.get(), [&] { return ranks ? BuildValues() : std::vector<AgreedValue>{}; },
+      kSameBuildEverywhere);
   OnEveryRank(ranks.get(), [&] {
     loaded.emplace(LoadScenario(o.file, o.sets, o.seed));
     warnings = ScenarioWarnings(*loaded);

@@ -176,6 +176,9 @@ int Sweep(const SweepOptions& o, SweepRanks& ranks) {
   // Each rank reads the sweep on its own; the ranks meet after each step of
   // the setup (apps/rank_agreement.h), so that an error is said once and a
   // rank that failed alone does not leave the others waiting.
+  OnEveryRank(
+      ranks.group(), [&] { return ranks.group() ? BuildValues() : std::vector<AgreedValue>{}; },
+      kSameBuildEverywhere);
   std::optional<sweep::SweepSpec> read;
   std::vector<sweep::SweepPoint> points;
   OnEveryRank(

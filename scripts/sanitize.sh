@@ -22,9 +22,14 @@
 #   3. the fuzzer: every target from its seed corpus, for the number of
 #      inputs it runs in about FUZZ_SECONDS (default 20) here; findings are
 #      saved in build-asan/fuzz-findings.
-# -g1 (line tables only) is enough for the reports' file:line stacks and
-# compiles about a fifth faster than -g; the build is a unity build (batches
-# of source files compiled as one, as scripts/build.sh does).
+# Compile time: the build type is "Sanitize", which adds no flags of its own
+# (under "Release" CMake's -O2 came after these flags and won: the pass was
+# an -O2 build, half again slower to compile than -O1); the library and the
+# binaries are -O1, the tests' own files -O0 (their code runs little;
+# ROCESIM_TESTS_COMPILE_OPTIONS), a third of -O1's compile time; -g1 (line
+# tables only) is enough for the reports' file:line stacks; and the build is
+# a unity build, as scripts/build.sh's (batches of eight files compiled as
+# one).
 # LeakSanitizer ignores OpenMPI's own allocations (.ci/lsan.supp) and is off in
 # mpirun's ranks (ROCESIM_MPI_RANK_ASAN_OPTIONS below).
 set -euo pipefail
@@ -33,9 +38,10 @@ FUZZ_SECONDS="${FUZZ_SECONDS:-20}"
 # -Wno-maybe-uninitialized: GCC 12 with ASan at -O1 warns falsely inside
 # libstdc++'s std::regex (tests/test_cli.cpp); the Release build keeps it.
 flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -g1 -O1"
+flags+=" -DNDEBUG"
 flags+=" -Wno-maybe-uninitialized"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Release -DROCESIM_BENCH=OFF -DROCESIM_CHECKS=ON \
-  -DROCESIM_PYTHON=OFF -DROCESIM_DIFFERENTIAL_COUNT=80 \
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Sanitize -DROCESIM_BENCH=OFF -DROCESIM_CHECKS=ON \
+  -DROCESIM_PYTHON=OFF -DROCESIM_DIFFERENTIAL_COUNT=80 -DROCESIM_TESTS_COMPILE_OPTIONS=-O0 \
   -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=address,undefined" >/dev/null
 phase=$SECONDS
 cmake --build build-asan -j "$(nproc)"

@@ -5,11 +5,14 @@
 // failed alone left the others waiting forever); ranks with different
 // thread counts cut alike and run; ranks that set up different runs
 // (another --seed, --set or flow file on one of them) are refused with a
-// message naming what differs. Ranks that keep the same files under other
-// directories still run, and write the serial run's results.
+// message naming what differs, and so are ranks running different rocesim
+// builds. Ranks that keep the same files under other directories still run,
+// and write the serial run's results.
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
 #include "tests/cli_test_support.h"
@@ -182,6 +185,41 @@ TEST_F(RankAgreementCli, RanksThatSetUpDifferentRunsAreRefused) {
   std::filesystem::rename(dir_ + "out", dir_ + "ranks");
   RunInto("serial", dir_ + "a/s.yaml", "");
   EXPECT_GE(ExpectSameResults("serial", "ranks").size(), 3u);
+}
+
+// Another build of rocesim: the binary under test with another git commit
+// compiled in (one hex digit of it changed in place), so that nothing but
+// the commit differs.
+TEST_F(RankAgreementCli, RanksRunningDifferentBuildsAreRefused) {
+  const CliRun version = test::RunRocesimCli("--version", dir_ + "version.log");
+  const size_t at = version.output.find("(commit ");
+  ASSERT_NE(at, std::string::npos) << version.output;
+  const std::string commit = version.output.substr(at + 8, version.output.find(')', at) - at - 8);
+  if (commit == "unknown") GTEST_SKIP() << "built outside a git checkout: no commit to change";
+  std::ifstream in(std::getenv("ROCESIM_BIN"), std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string needle = commit + '\0';
+  const size_t where = bytes.find(needle);
+  ASSERT_NE(where, std::string::npos) << "commit " << commit << " not found in the binary";
+  ASSERT_EQ(bytes.find(needle, where + 1), std::string::npos) << "commit found twice";
+  bytes[where] = bytes[where] == '0' ? '1' : '0';
+  const std::string other = dir_ + "other-rocesim";
+  std::ofstream(other, std::ios::binary) << bytes;
+  std::filesystem::permissions(other, std::filesystem::perms::owner_all);
+
+  const std::string sc = "'" + Write("leaf-spine.yaml", kLeafSpine) + "'";
+  const CliRun r =
+      test::RunRocesimCli("run " + sc + " -q -o '" + dir_ + "out'", dir_ + "mpi.log",
+                          "timeout 120 " + test::MpirunPrefix(1) + "'" + other + "' run " + sc +
+                              " -q -o '" + dir_ + "out' : " + test::MpirunContext(1));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("ranks 0 and 1 differ in their rocesim build (rank 0 runs rocesim "),
+            std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("every rank must run the same rocesim build"), std::string::npos)
+      << r.output;
+  EXPECT_EQ(Count(r.output, "rocesim: error:"), 1) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "out"));
 }
 
 }  // namespace
