@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The sanitizer pass (issue "Trustworthy at any input"; .ci/run runs it with
-# FUZZ_SECONDS=60): builds rocesim with AddressSanitizer +
+# FUZZ_SECONDS=90): builds rocesim with AddressSanitizer +
 # UndefinedBehaviorSanitizer (-fno-sanitize-recover: the first report fails
 # the run) and with the invariants checked while every run runs
 # (-DROCESIM_CHECKS=ON, src/stats/invariants.h) into build-asan/, then runs
@@ -71,12 +71,12 @@ phase=$SECONDS
 echo "== sanitizers: fuzzing, about ${FUZZ_SECONDS} s per target, $(nproc) at a time"
 # A fixed number of inputs per target, not a time budget, so that every
 # machine fuzzes the same inputs and a pass that held here holds in CI: each
-# target's inputs per second under the sanitizers (this pass on the 2-core
-# VM, two fuzzers at once, 2026-11-27) times FUZZ_SECONDS. The targets are
-# dealt round-robin to one worker per core; each saves its findings under its
-# target's name, so they share the directory.
-declare -A per_second=([scenario]=57 [hpcc_topology]=870 [hpcc_flows]=680 [hpcc_config]=1300
-  [cdf]=2000 [sweep]=800 [dependency_csv]=2800 [dependency_json]=2100 [simai_workload]=3300)
+# target's inputs per second under the sanitizers (this pass's -O1 build on
+# the 2-core VM, two fuzzers at once, 2026-11-29) times FUZZ_SECONDS. The
+# targets are dealt round-robin to one worker per core; each saves its
+# findings under its target's name, so they share the directory.
+declare -A per_second=([scenario]=22 [hpcc_topology]=527 [hpcc_flows]=470 [hpcc_config]=799
+  [cdf]=1554 [sweep]=556 [dependency_csv]=2692 [dependency_json]=1752 [simai_workload]=2951)
 mapfile -t targets < <(build-asan/rocesim_fuzz --list)
 workers=$(nproc)
 pids=()
