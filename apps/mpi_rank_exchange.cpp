@@ -11,6 +11,7 @@
 #include <string>
 #include <type_traits>
 
+#include "apps/mpi_file_transfer.h"
 #include "apps/mpi_node_window.h"
 #include "sim/mpi_launch_env.h"
 #include "sim/partition.h"
@@ -362,6 +363,19 @@ class MpiRankExchange final : public RankExchange {
         s.holds.push_back(Read<std::array<uint32_t, 3>>(at));
     }
     return out;
+  }
+
+  std::string CollectFiles(const std::string& root) override {
+    std::string error;
+    if (rank_ != 0) {
+      SendFilesToRankZero(root);
+      return error;
+    }
+    for (uint32_t r = 1; r < ranks_; ++r) {  // every rank's, even after an error
+      const std::string e = ReceiveFilesFromRank(static_cast<int>(r), root);
+      if (error.empty()) error = e;
+    }
+    return error;
   }
 
   [[noreturn]] void AbortJob(int status) override {

@@ -18,6 +18,7 @@
 #include "apps/setup_line.h"
 #include "apps/stop_signals.h"
 #include "core/results_dir.h"
+#include "core/scratch_dir.h"
 #include "core/usable_cores.h"
 #include "scenario/scenario_reader.h"
 #include "scenario/scenario_warnings.h"
@@ -131,15 +132,20 @@ int Finish(const Simulation& sim, const RunStats& stats, ResultsDir& results,
 
 // Runs the partitions. A rank of an MPI job that fails mid-run says why and
 // ends the whole job: the other ranks would wait for its next window forever
-// (and MPI_Finalize, on the way out, for them).
-RunStats RunOrEndJob(PartitionedRun& run, const Simulation::ProgressFn& update,
-                     RankExchange* ranks) {
+// (and MPI_Finalize, on the way out, for them). Past the run's last meeting
+// of the ranks (rank 0 merging what they sent) nobody waits for anybody:
+// the error ends this rank alone, through the usual error report. The
+// scratch directory goes first, as MPI_Abort ends the process unwound.
+RunStats RunOrEndJob(PartitionedRun& run, const Simulation::ProgressFn& update, RankExchange* ranks,
+                     std::optional<ScratchDir>& scratch) {
   if (ranks == nullptr) return run.Run(update);
   try {
     return run.Run(update);
   } catch (const std::exception& e) {
+    if (run.PastLastMeeting()) throw;
     fmt::print(stderr, "rocesim: error: rank {}: {}\n", ranks->Rank(), e.what());
     std::fflush(stderr);
+    if (scratch) scratch->Remove();
     ranks->AbortJob(1);
     throw;  // not reached: AbortJob ends the process
   }
@@ -184,13 +190,20 @@ int RunCommand(const RunOptions& options) {
   // (before the run starts: at its first window).
   InstallStopSignals(writer);
   // Take the results directory now, before building and simulating
-  // (core/results_dir.h): rank 0 takes it for the job.
+  // (core/results_dir.h): rank 0 takes it for the job. The other ranks
+  // write their partitions' files into a scratch directory of their own,
+  // sent to rank 0 after the run (apps/mpi_file_transfer.h), so the
+  // machines need not share a filesystem.
   std::unique_ptr<ResultsDir> results;
+  std::optional<ScratchDir> scratch;
   OnEveryRank(ranks.get(), [&] {
-    if (writer) results = std::make_unique<ResultsDir>(out_dir, o.force);
+    if (writer)
+      results = std::make_unique<ResultsDir>(out_dir, o.force);
+    else
+      scratch.emplace(fmt::format("rocesim-rank{}-", ranks->Rank()));
     return std::vector<AgreedValue>{};
   });
-  const std::string staging = writer ? results->staging() : ResultsDir::StagingFor(out_dir);
+  const std::string files_dir = writer ? results->staging() : scratch->path();
 
   // Warnings flag likely mistakes: printed even with -q (on rank 0 only).
   if (writer) PrintWarnings(warnings);
@@ -205,7 +218,7 @@ int RunCommand(const RunOptions& options) {
       PrintRunDetails(sim);
       fmt::print(stderr, "rocesim: 1 partition (serial run)\n");
     }
-    sim.EnableMonitors(staging);
+    sim.EnableMonitors(files_dir);
     StopSignalsAtWindows();
     const RunStats stats = sim.Run(update);
     progress.Clear();
@@ -223,7 +236,7 @@ int RunCommand(const RunOptions& options) {
   std::unique_ptr<PartitionedRun> built;
   OnEveryRank(ranks.get(), [&] {
     built = std::make_unique<PartitionedRun>(scenario, o.threads, ranks.get(), o.partitions);
-    built->EnableMonitors(staging);
+    built->EnableMonitors(files_dir);
     return ranks ? RunSetupValues(*built) : std::vector<AgreedValue>{};
   });
   PartitionedRun& run = *built;
@@ -241,7 +254,7 @@ int RunCommand(const RunOptions& options) {
       !quiet && !note.empty())
     fmt::print(stderr, "rocesim: note: {}\n", note);
   StopSignalsAtWindows();
-  const RunStats stats = RunOrEndJob(run, update, ranks.get());
+  const RunStats stats = RunOrEndJob(run, update, ranks.get(), scratch);
   progress.Clear();
   if (!o.quiet)
     fmt::print(stderr, "rocesim: {}{}{}\n", ranks ? fmt::format("rank {}: ", ranks->Rank()) : "",

@@ -7,13 +7,16 @@
 // (another --seed, --set or flow file on one of them) are refused with a
 // message naming what differs, and so are ranks running different rocesim
 // builds. Ranks that keep the same files under other directories still run,
-// and write the serial run's results.
+// and write the serial run's results; so do ranks that know the results
+// directory by other paths (machines without a shared filesystem).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 #include "tests/cli_test_support.h"
 
@@ -44,6 +47,22 @@ constexpr char kFlows[] =
     "3\n0 5 3 100 50000 0.000001\n1 6 3 100 60000 0.000002\n"
     "2 7 3 100 70000 0.000003\n";
 
+// Time series every 5 us and packet captures of a host port on each leaf
+// (hosts 0 and 7: partitions 0 and 1 of a cut by leaves).
+constexpr char kMonitored[] = R"(name: rank-files
+seed: 3
+duration: 300us
+topology: {type: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 4}
+switch: {buffer: 4MB, pfc: {enabled: true}, ecn: {enabled: true}}
+host: {cc: dcqcn}
+monitors:
+  interval: 5us
+  pcap: {ports: [{node: 0, port: 0}, {node: 7, port: 0}]}
+traffic:
+  - {type: incast, senders: "1-7", receiver: 0, size: 100KB, start: 5us}
+  - {type: incast, senders: "0-3", receiver: 7, size: 100KB, start: 10us}
+)";
+
 int Count(const std::string& text, const std::string& what) {
   int n = 0;
   for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
@@ -60,15 +79,16 @@ class RankAgreementCli : public test::CliTest {
 
   // `mpirun -n 1 rocesim run A : -n 1 rocesim run B` into dir_/out: rank 0
   // runs `first`, rank 1 `second` (each "SCENARIO [options]"; rank 1 into
-  // `second_out`, which only rank 0 writes to in a run that goes ahead). The
+  // `second_out`, which only rank 0 writes to in a run that goes ahead),
+  // with `second_context` among its mpirun options (`-x VAR=value `). The
   // timeout turns a hang, the failure these tests guard against, into exit
   // 124.
   CliRun TwoRanks(const std::string& first, const std::string& second,
-                  const std::string& second_out = "out") {
+                  const std::string& second_out = "out", const std::string& second_context = "") {
     return test::RunRocesimCli(
         "run " + second + " -q -o '" + dir_ + second_out + "'", dir_ + "mpi.log",
         "timeout 120 " + test::MpirunPrefix(1) + std::getenv("ROCESIM_BIN") + " run " + first +
-            " -q -o '" + dir_ + "out' : " + test::MpirunContext(1));
+            " -q -o '" + dir_ + "out' : " + test::MpirunContext(1) + second_context);
   }
 };
 
@@ -96,17 +116,18 @@ TEST_F(RankAgreementCli, ARankThatFailsAloneEndsTheJob) {
     EXPECT_NE(r.output.find("bad.yaml"), std::string::npos) << r.output;
     EXPECT_FALSE(std::filesystem::exists(dir_ + "out")) << "the results directory is left out";
   }
-  // Rank 1 alone cannot open its monitor files (its results directory
-  // would be under a file): its error, not rank 0's, and exit 1, as a
+  // Rank 1 alone cannot create the scratch directory its monitor files go
+  // to (its TMPDIR is a file): its error, not rank 0's, and exit 1, as a
   // serial run that cannot write its monitors; rank 0, which had taken the
   // results directory, leaves it out.
   const std::string monitored =
       "'" + Write("monitored.yaml", std::string(kLeafSpine) + "monitors: {interval: 10us}\n") + "'";
   Write("a-file", "");
-  const CliRun r = TwoRanks(monitored, monitored, "a-file/out");
+  const CliRun r = TwoRanks(monitored, monitored, "out", "-x TMPDIR='" + dir_ + "a-file' ");
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_EQ(Count(r.output, "rocesim: error:"), 1) << r.output;
-  EXPECT_NE(r.output.find("Not a directory [" + dir_ + "a-file/.out.partial/.partition-1]"),
+  EXPECT_NE(r.output.find("cannot create a scratch directory " + dir_ +
+                          "a-file/rocesim-rank1-XXXXXX: Not a directory"),
             std::string::npos)
       << r.output;
   EXPECT_FALSE(std::filesystem::exists(dir_ + "out"));
@@ -220,6 +241,34 @@ TEST_F(RankAgreementCli, RanksRunningDifferentBuildsAreRefused) {
       << r.output;
   EXPECT_EQ(Count(r.output, "rocesim: error:"), 1) << r.output;
   EXPECT_FALSE(std::filesystem::exists(dir_ + "out"));
+}
+
+// Machines that share no filesystem: rank 1 knows the results directory by
+// another path (its own -o), as a rank on another machine sees another disk.
+// Its partition's time series and packet capture still reach rank 0's
+// results, which are the serial run's, and nothing is left under rank 1's
+// path or in its TMPDIR. Until the twenty-sixth session rank 1 wrote them
+// into its own view of the results' staging directory, and rank 0's merged
+// queues.csv, ports.csv, counters.csv and rates.csv silently lacked its
+// rows, and pcap/ its capture.
+TEST_F(RankAgreementCli, RanksWithoutASharedFilesystemSendTheirFilesToRankZero) {
+  namespace fs = std::filesystem;
+  const std::string sc = "'" + Write("monitored.yaml", kMonitored) + "'";
+  RunInto("serial", sc, "");
+  fs::create_directories(dir_ + "tmp");
+  const CliRun r = test::RunRocesimCli(
+      "run " + sc + " -q -o '" + dir_ + "elsewhere/out'", dir_ + "mpi.log",
+      "TMPDIR='" + dir_ + "tmp' timeout 120 " + test::MpirunPrefix(1) + std::getenv("ROCESIM_BIN") +
+          " run " + sc + " -q -o '" + dir_ + "out' : " + test::MpirunContext(1));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::vector<std::string> names = ExpectSameResults("serial", "out");
+  for (const char* file :
+       {"queues.csv", "ports.csv", "counters.csv", "rates.csv", "pcap/0-p0.pcap", "pcap/7-p0.pcap"})
+    EXPECT_NE(std::find(names.begin(), names.end(), file), names.end()) << file;
+  EXPECT_FALSE(fs::exists(dir_ + "elsewhere")) << "rank 1 wrote under its -o";
+  for (const auto& e : fs::directory_iterator(dir_ + "tmp"))
+    EXPECT_EQ(e.path().filename().string().rfind("rocesim-", 0), std::string::npos)
+        << "left behind: " << e.path();
 }
 
 }  // namespace

@@ -32,10 +32,6 @@ void CheckWritable(const fs::path& dir, const std::string& shown) {
 
 }  // namespace
 
-std::string ResultsDir::StagingFor(const std::string& dir) {
-  return BesideDir(ResolvedDir(dir), ".partial").string();
-}
-
 ResultsDir::ResultsDir(const std::string& dir, bool force) : dir_(dir) {
   const fs::path resolved = ResolvedDir(dir);
   staging_ = BesideDir(resolved, ".partial").string();

@@ -38,9 +38,6 @@ class ResultsDir {
   // removed only now that the new results are complete.
   void Commit();
 
-  // The staging directory for `dir` (what the other ranks of an MPI run write into).
-  static std::string StagingFor(const std::string& dir);
-
  private:
   std::string dir_;
   std::string staging_;

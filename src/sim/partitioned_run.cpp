@@ -7,6 +7,8 @@
 #include <chrono>
 #include <exception>
 #include <filesystem>
+#include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "core/usable_cores.h"
@@ -343,8 +345,9 @@ void PartitionedRun::EnableMonitors(const std::string& dir) {
     replicas_[p]->EnableCaptures(dir);
     replicas_[p]->EnableQlenMonitor();
   }
+  files_dir_ = dir;
   if (scenario_.monitors.interval <= 0) return;
-  monitor_dir_ = dir;
+  time_series_ = true;
   for (uint32_t p = 0; p < locals_; ++p) {
     const std::string part_dir = PartitionDir(dir, first_partition_ + p);
     std::filesystem::create_directories(part_dir);
@@ -374,6 +377,9 @@ RunStats PartitionedRun::Run(const Simulation::ProgressFn& progress) {
   RethrowFirstFailure(errors);
   for (const auto& replica : replicas_) replica->FinishMonitors();
   Merge(stats);  // collective under MPI: every rank has flushed its files past it
+  const std::string lost = exchange_ ? exchange_->CollectFiles(files_dir_) : "";
+  past_last_meeting_ = true;
+  if (!lost.empty()) throw std::runtime_error(lost);
   // Invariants: each replica's own state; the totals where they are the
   // job's (rank 0 under MPI).
   for (const auto& replica : replicas_)
@@ -381,11 +387,10 @@ RunStats PartitionedRun::Run(const Simulation::ProgressFn& progress) {
   if (!stats.invariant_break && (!exchange_ || exchange_->Rank() == 0))
     stats.invariant_break = CheckTotals(scenario_, replicas_[0]->fabric().counters,
                                         stats.in_network_frames, stats.in_network_payload_bytes);
-  if (!monitor_dir_.empty() && first_partition_ == 0) {
+  if (time_series_ && first_partition_ == 0) {
     std::vector<std::string> parts;
-    for (uint32_t p = 0; p < partitioning_.parts; ++p)
-      parts.push_back(PartitionDir(monitor_dir_, p));
-    MergeMonitorFiles(parts, monitor_dir_);
+    for (uint32_t p = 0; p < partitioning_.parts; ++p) parts.push_back(PartitionDir(files_dir_, p));
+    MergeMonitorFiles(parts, files_dir_);
   }
   clock.Finish(stats);
   stats.ranks = exchange_ ? exchange_->Ranks() : 1;

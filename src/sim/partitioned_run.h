@@ -90,11 +90,17 @@ class PartitionedRun {
   // Opens what `monitors` writes: the time-series files, each partition's
   // rows into DIR/.partition-N/, merged into DIR after the run (on rank 0);
   // the packet captures (monitors.pcap) in DIR/pcap, each partition writing
-  // the files of its own nodes' ports there, no merge needed.
+  // the files of its own nodes' ports there, no merge needed. Under MPI,
+  // DIR is rank 0's staging directory on rank 0 and a private scratch
+  // directory on the other ranks, whose files reach rank 0's DIR after the
+  // run (RankExchange::CollectFiles) before the merge.
   void EnableMonitors(const std::string& dir);
   // Runs to the scenario's duration (or until every flow finished), then
   // merges what the replicas measured into result() (on rank 0 of an MPI job).
   RunStats Run(const Simulation::ProgressFn& progress = nullptr);
+  // Whether Run has passed its last meeting of the ranks (the files sent to
+  // rank 0): a failure from there on leaves no rank waiting for another.
+  bool PastLastMeeting() const { return past_last_meeting_; }
   // The merged simulation that the results writer reads.
   const Simulation& result() const { return *replicas_[0]; }
   Simulation& result() { return *replicas_[0]; }
@@ -132,7 +138,9 @@ class PartitionedRun {
   uint32_t threads_;
   uint32_t locals_ = 0;  // partitions on this machine (or rank)
   RankExchange* exchange_;
-  std::string monitor_dir_;       // "" when monitors are off
+  std::string files_dir_;     // EnableMonitors' DIR ("" if not called)
+  bool time_series_ = false;  // monitors.interval > 0: DIR/.partition-N/ to merge
+  bool past_last_meeting_ = false;
   uint32_t first_partition_ = 0;  // of this rank
   Partitioning partitioning_;
   std::vector<std::unique_ptr<Simulation>> replicas_;  // per local partition

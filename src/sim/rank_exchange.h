@@ -49,6 +49,14 @@ class RankExchange : public RankGroup {
   virtual void MergeInto(Simulation& merged, const Partitioning& partitioning,
                          uint32_t first_partition, uint32_t threads, uint64_t& events, Time& end,
                          uint64_t& in_network, uint64_t& in_network_payload) = 0;
+  // After the run: copies every file under each other rank's `root` (its
+  // scratch directory: its partitions' time series and packet captures)
+  // under rank 0's `root` (the results' staging directory), at the same
+  // relative paths, so that rank 0's results are complete with or without
+  // a filesystem the machines share (apps/mpi_file_transfer.h). Returns, on
+  // rank 0, the first file that could not be read or written ("" if none),
+  // once every rank has sent all it had: an error ends rank 0 alone.
+  virtual std::string CollectFiles(const std::string& root) = 0;
   // Ends every rank of the job with `status`: after this rank failed in the
   // middle of the run, when the others would wait for its windows forever.
   [[noreturn]] virtual void AbortJob(int status) = 0;

@@ -64,6 +64,11 @@ void MergeOne(const std::vector<std::string>& part_dirs, const std::string& dir,
 }  // namespace
 
 void MergeMonitorFiles(const std::vector<std::string>& part_dirs, const std::string& dir) {
+  // Every partition opened its directory before the run: one missing here
+  // would leave its rows out of the merged files without a word.
+  for (const std::string& d : part_dirs)
+    if (!std::filesystem::is_directory(d))
+      throw std::runtime_error("the time series of a partition are missing: no directory " + d);
   for (const MonitorFile& file : kMonitorFiles) MergeOne(part_dirs, dir, file);
   for (const std::string& d : part_dirs) std::filesystem::remove_all(d);
 }

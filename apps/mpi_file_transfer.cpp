@@ -1,0 +1,113 @@
+#include "apps/mpi_file_transfer.h"
+
+#ifdef ROCESIM_HAVE_MPI
+#include <fmt/format.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <vector>
+
+namespace rocesim {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kFilesTag = 2;  // the windows' messages use tag 1 (apps/mpi_rank_exchange.cpp)
+constexpr uint64_t kEnd = UINT64_MAX;
+constexpr size_t kChunk = size_t{8} << 20;
+
+// A header: `size`, then `text` (a relative path, or the end's error).
+void SendHeader(uint64_t size, const std::string& text) {
+  std::vector<char> msg(sizeof size + text.size());
+  std::memcpy(msg.data(), &size, sizeof size);
+  std::memcpy(msg.data() + sizeof size, text.data(), text.size());
+  MPI_Send(msg.data(), static_cast<int>(msg.size()), MPI_CHAR, 0, kFilesTag, MPI_COMM_WORLD);
+}
+
+// Receives the next message from `from` (of any length) into `buf`.
+void ReceiveMessage(int from, std::vector<char>& buf) {
+  MPI_Message message;
+  MPI_Status status;
+  MPI_Mprobe(from, kFilesTag, MPI_COMM_WORLD, &message, &status);
+  int count = 0;
+  MPI_Get_count(&status, MPI_CHAR, &count);
+  buf.resize(static_cast<size_t>(count));
+  MPI_Mrecv(buf.data(), count, MPI_CHAR, &message, MPI_STATUS_IGNORE);
+}
+
+}  // namespace
+
+void SendFilesToRankZero(const std::string& root) {
+  // Listed with error codes, never exceptions: a rank that threw here
+  // would leave rank 0 waiting for its end message.
+  std::vector<fs::path> files;
+  std::error_code ec;
+  if (!root.empty() && fs::is_directory(root, ec)) {
+    for (fs::recursive_directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec))
+      if (it->is_regular_file(ec)) files.push_back(it->path());
+  }
+  std::sort(files.begin(), files.end());
+  std::string error;
+  if (ec) error = fmt::format("cannot list {}: {}", root, ec.message());
+  std::vector<char> chunk(kChunk);
+  for (const fs::path& path : files) {
+    std::ifstream in(path, std::ios::binary);
+    const auto size = static_cast<uint64_t>(fs::file_size(path, ec));
+    if (!in || ec) {
+      if (error.empty())
+        error = fmt::format("cannot read {}: {}", path.string(), std::strerror(errno));
+      continue;
+    }
+    SendHeader(size, path.lexically_relative(root).string());
+    for (uint64_t left = size; left > 0;) {
+      const size_t n = static_cast<size_t>(std::min<uint64_t>(left, kChunk));
+      // A read that fails part-way still sends the size announced (zeros),
+      // keeping both sides in step; the end message then says what failed.
+      if (!in.read(chunk.data(), static_cast<std::streamsize>(n))) {
+        std::fill(chunk.begin(), chunk.end(), '\0');
+        if (error.empty())
+          error = fmt::format("cannot read {}: {}", path.string(), std::strerror(errno));
+      }
+      MPI_Send(chunk.data(), static_cast<int>(n), MPI_CHAR, 0, kFilesTag, MPI_COMM_WORLD);
+      left -= n;
+    }
+  }
+  SendHeader(kEnd, error);
+}
+
+std::string ReceiveFilesFromRank(int from, const std::string& root) {
+  std::string error;
+  std::vector<char> buf;
+  for (;;) {
+    ReceiveMessage(from, buf);
+    uint64_t size = 0;
+    std::memcpy(&size, buf.data(), sizeof size);
+    const std::string text(buf.begin() + sizeof size, buf.end());
+    if (size == kEnd) {
+      if (!text.empty() && error.empty()) error = fmt::format("rank {}: {}", from, text);
+      return error;
+    }
+    const fs::path path = fs::path(root) / text;
+    std::error_code ec;
+    fs::create_directories(path.parent_path(), ec);
+    std::ofstream out(path, std::ios::binary);
+    for (uint64_t left = size; left > 0;) {
+      ReceiveMessage(from, buf);
+      if (out) out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+      left -= std::min<uint64_t>(left, buf.size());
+    }
+    out.close();  // a full disk fails here, at the flush
+    if (!out && error.empty())
+      error = fmt::format("cannot write {} (rank {}'s file): {}", path.string(), from,
+                          std::strerror(errno));
+  }
+}
+
+}  // namespace rocesim
+#endif
