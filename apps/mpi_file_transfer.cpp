@@ -97,15 +97,25 @@ std::string ReceiveFilesFromRank(int from, const std::string& root) {
     std::error_code ec;
     fs::create_directories(path.parent_path(), ec);
     std::ofstream out(path, std::ios::binary);
+    // The first failure's errno, kept before MPI's calls overwrite it (EIO
+    // if the stream set none).
+    int err = 0;
+    auto failed = [&] {
+      if (err == 0) err = errno != 0 ? errno : EIO;
+    };
+    if (!out) failed();
     for (uint64_t left = size; left > 0;) {
       ReceiveMessage(from, buf);
-      if (out) out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
+      if (out && !out.write(buf.data(), static_cast<std::streamsize>(buf.size()))) failed();
       left -= std::min<uint64_t>(left, buf.size());
     }
-    out.close();  // a full disk fails here, at the flush
-    if (!out && error.empty())
+    if (out) {
+      out.close();  // a full disk fails here, at the flush
+      if (!out) failed();
+    }
+    if (err != 0 && error.empty())
       error = fmt::format("cannot write {} (rank {}'s file): {}", path.string(), from,
-                          std::strerror(errno));
+                          std::strerror(err));
   }
 }
 
