@@ -12,13 +12,14 @@
 #include <fstream>
 #include <vector>
 
+#include "apps/mpi_messages.h"
+
 namespace rocesim {
 
 namespace fs = std::filesystem;
 
 namespace {
 
-constexpr int kFilesTag = 2;  // the windows' messages use tag 1 (apps/mpi_rank_exchange.cpp)
 constexpr uint64_t kEnd = UINT64_MAX;
 constexpr size_t kChunk = size_t{8} << 20;
 
@@ -28,17 +29,6 @@ void SendHeader(uint64_t size, const std::string& text) {
   std::memcpy(msg.data(), &size, sizeof size);
   std::memcpy(msg.data() + sizeof size, text.data(), text.size());
   MPI_Send(msg.data(), static_cast<int>(msg.size()), MPI_CHAR, 0, kFilesTag, MPI_COMM_WORLD);
-}
-
-// Receives the next message from `from` (of any length) into `buf`.
-void ReceiveMessage(int from, std::vector<char>& buf) {
-  MPI_Message message;
-  MPI_Status status;
-  MPI_Mprobe(from, kFilesTag, MPI_COMM_WORLD, &message, &status);
-  int count = 0;
-  MPI_Get_count(&status, MPI_CHAR, &count);
-  buf.resize(static_cast<size_t>(count));
-  MPI_Mrecv(buf.data(), count, MPI_CHAR, &message, MPI_STATUS_IGNORE);
 }
 
 }  // namespace
@@ -85,7 +75,7 @@ std::string ReceiveFilesFromRank(int from, const std::string& root) {
   std::string error;
   std::vector<char> buf;
   for (;;) {
-    ReceiveMessage(from, buf);
+    ReceiveWhole(from, kFilesTag, buf);
     uint64_t size = 0;
     std::memcpy(&size, buf.data(), sizeof size);
     const std::string text(buf.begin() + sizeof size, buf.end());
@@ -105,7 +95,7 @@ std::string ReceiveFilesFromRank(int from, const std::string& root) {
     };
     if (!out) failed();
     for (uint64_t left = size; left > 0;) {
-      ReceiveMessage(from, buf);
+      ReceiveWhole(from, kFilesTag, buf);
       if (out && !out.write(buf.data(), static_cast<std::streamsize>(buf.size()))) failed();
       left -= std::min<uint64_t>(left, buf.size());
     }

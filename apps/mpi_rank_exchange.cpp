@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "apps/mpi_file_transfer.h"
+#include "apps/mpi_messages.h"
 #include "apps/mpi_node_window.h"
 #include "sim/mpi_launch_env.h"
 #include "sim/partition.h"
@@ -276,16 +277,7 @@ class MpiRankExchange final : public RankExchange {
               kWindowTag, MPI_COMM_WORLD, &req);
   }
   // The next window message from rank `from`, into recv_[from].
-  void Receive(uint32_t from) {
-    MPI_Message message;
-    MPI_Status status;
-    MPI_Mprobe(static_cast<int>(from), kWindowTag, MPI_COMM_WORLD, &message, &status);
-    int bytes = 0;
-    MPI_Get_count(&status, MPI_CHAR, &bytes);
-    std::vector<char>& into = recv_[from];
-    into.resize(static_cast<size_t>(bytes));
-    MPI_Mrecv(into.data(), bytes, MPI_CHAR, &message, MPI_STATUS_IGNORE);
-  }
+  void Receive(uint32_t from) { ReceiveWhole(static_cast<int>(from), kWindowTag, recv_[from]); }
 
   // Folds one rank's window message into the job's agreement, and gives
   // this rank's partitions views of their segments, in place (the message
@@ -533,7 +525,6 @@ class MpiRankExchange final : public RankExchange {
   }
 
  private:
-  static constexpr int kWindowTag = 1;
   uint32_t rank_ = 0, ranks_ = 1, first_ = 0, threads_ = 1;
   uint64_t windows_ = 0;              // exchanges so far (the parity of the shared slots)
   uint64_t by_message_ = 0;           // ... of which this rank's went by message: too long

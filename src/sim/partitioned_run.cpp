@@ -347,7 +347,6 @@ void PartitionedRun::EnableMonitors(const std::string& dir) {
   }
   files_dir_ = dir;
   if (scenario_.monitors.interval <= 0) return;
-  time_series_ = true;
   for (uint32_t p = 0; p < locals_; ++p) {
     const std::string part_dir = PartitionDir(dir, first_partition_ + p);
     std::filesystem::create_directories(part_dir);
@@ -387,7 +386,8 @@ RunStats PartitionedRun::Run(const Simulation::ProgressFn& progress) {
   if (!stats.invariant_break && (!exchange_ || exchange_->Rank() == 0))
     stats.invariant_break = CheckTotals(scenario_, replicas_[0]->fabric().counters,
                                         stats.in_network_frames, stats.in_network_payload_bytes);
-  if (time_series_ && first_partition_ == 0) {
+  // Time series (DIR/.partition-N/, EnableMonitors) to merge on rank 0.
+  if (!files_dir_.empty() && scenario_.monitors.interval > 0 && first_partition_ == 0) {
     std::vector<std::string> parts;
     for (uint32_t p = 0; p < partitioning_.parts; ++p) parts.push_back(PartitionDir(files_dir_, p));
     MergeMonitorFiles(parts, files_dir_);

@@ -138,8 +138,7 @@ class PartitionedRun {
   uint32_t threads_;
   uint32_t locals_ = 0;  // partitions on this machine (or rank)
   RankExchange* exchange_;
-  std::string files_dir_;     // EnableMonitors' DIR ("" if not called)
-  bool time_series_ = false;  // monitors.interval > 0: DIR/.partition-N/ to merge
+  std::string files_dir_;  // EnableMonitors' DIR ("" if not called)
   bool past_last_meeting_ = false;
   uint32_t first_partition_ = 0;  // of this rank
   Partitioning partitioning_;
