@@ -27,7 +27,7 @@ namespace rocesim {
 int LauncherRanks() {
   for (const char* var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"})
     if (const char* v = std::getenv(var)) return std::atoi(v);
-  return 1;
+  return 0;
 }
 
 namespace {
@@ -94,6 +94,7 @@ class MpiRankExchange final : public RankExchange {
   struct WindowHeader {
     Time next;
     uint64_t finished;
+    int64_t bytes_finished;
     uint64_t events;
     uint64_t stop;
   };
@@ -155,13 +156,13 @@ class MpiRankExchange final : public RankExchange {
   // long messages and its progress engine (sixteenth session: fat320 with
   // 2 ranks 6.07-6.13 s against 6.23-6.31 s by message).
   void ExchangeWindow(const std::vector<std::unique_ptr<Simulation>>& replicas,
-                      uint32_t first_partition, uint32_t base, Time& next, uint64_t& finished,
-                      uint64_t& events, bool& stop) override {
+                      uint32_t first_partition, uint32_t base, WindowAgreement& agreed) override {
     const auto threads = static_cast<uint32_t>(replicas.size());
     const auto parity = static_cast<uint32_t>(windows_++ & 1);
     first_ = first_partition;
     threads_ = threads;
-    const WindowHeader mine{next, finished, events, stop ? 1u : 0u};
+    const WindowHeader mine{agreed.start, agreed.finished, agreed.bytes_finished, agreed.events,
+                            agreed.stop ? 1u : 0u};
     inbox_.resize(threads);
     for (auto& in : inbox_) in.clear();
     recv_.resize(ranks_);
@@ -189,9 +190,9 @@ class MpiRankExchange final : public RankExchange {
         const NodeWindow::SlotHeader& theirs = node_->Header(r, parity);
         if (theirs.by_message) {
           Receive(r);
-          TakeMessage(recv_[r].data(), recv_[r].size(), next, finished, events, stop);
+          TakeMessage(recv_[r].data(), recv_[r].size(), agreed);
         } else {
-          TakeMessage(node_->Payload(r, parity), theirs.bytes, next, finished, events, stop);
+          TakeMessage(node_->Payload(r, parity), theirs.bytes, agreed);
         }
       }
     } else {
@@ -206,7 +207,7 @@ class MpiRankExchange final : public RankExchange {
       for (uint32_t r = 0; r < ranks_; ++r) {
         if (r == rank_) continue;
         Receive(r);
-        TakeMessage(recv_[r].data(), recv_[r].size(), next, finished, events, stop);
+        TakeMessage(recv_[r].data(), recv_[r].size(), agreed);
       }
     }
     // Every outbox for another rank is in a message now.
@@ -285,14 +286,14 @@ class MpiRankExchange final : public RankExchange {
   // slot until its writer's window after next, which waits for this rank at
   // the next barrier). Segments for other ranks' partitions are skipped: a
   // shared-memory message holds every rank's.
-  void TakeMessage(const char* at, size_t bytes, Time& next, uint64_t& finished, uint64_t& events,
-                   bool& stop) {
+  void TakeMessage(const char* at, size_t bytes, WindowAgreement& agreed) {
     const char* end = at + bytes;
     const auto theirs = Read<WindowHeader>(at);
-    next = std::min(next, theirs.next);
-    finished += theirs.finished;
-    events += theirs.events;
-    stop |= theirs.stop != 0;
+    agreed.start = std::min(agreed.start, theirs.next);
+    agreed.finished += theirs.finished;
+    agreed.bytes_finished += theirs.bytes_finished;
+    agreed.events += theirs.events;
+    agreed.stop |= theirs.stop != 0;
     while (at < end) {
       const auto seg = Read<SegmentHeader>(at);
       if (seg.part - first_ >= threads_) {

@@ -13,7 +13,7 @@
 
 namespace rocesim {
 
-// Ranks of the MPI launcher this process runs under (1 if none), from the
+// Ranks of the MPI launcher this process runs under (0 if none), from the
 // launcher's environment (OpenMPI, PMI, PMIx).
 int LauncherRanks();
 

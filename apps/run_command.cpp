@@ -2,7 +2,6 @@
 // run it with a progress line on a terminal, write the results (into a
 // staging directory moved into place at the end), print a short summary.
 #include <fmt/format.h>
-#include <unistd.h>
 
 #include <cstdio>
 #include <exception>
@@ -22,6 +21,7 @@
 #include "core/usable_cores.h"
 #include "scenario/scenario_reader.h"
 #include "scenario/scenario_warnings.h"
+#include "sim/launcher_terminal.h"
 #include "sim/mpi_launch_env.h"
 #include "sim/partitioned_run.h"
 #include "sim/run_progress.h"
@@ -176,7 +176,7 @@ int RunCommand(const RunOptions& options) {
   const Scenario& scenario = *loaded;
   if (o.check) {
     if (writer) PrintWarnings(warnings);  // even with -q, as a run prints them
-    SetupLine setup(!quiet, isatty(STDERR_FILENO) != 0);
+    SetupLine setup(!quiet, StderrReachesTerminal(LauncherRanks() > 0));
     OnEveryRank(ranks.get(), [&] {
       CheckScenario(scenario, AgreeOnCut(ranks.get(), o.threads, o.partitions), writer);
       return std::vector<AgreedValue>{};
@@ -207,7 +207,8 @@ int RunCommand(const RunOptions& options) {
 
   // Warnings flag likely mistakes: printed even with -q (on rank 0 only).
   if (writer) PrintWarnings(warnings);
-  const bool terminal = isatty(STDERR_FILENO) != 0;
+  // Under mpirun: whether mpirun's stderr is a terminal (sim/launcher_terminal.h).
+  const bool terminal = StderrReachesTerminal(LauncherRanks() > 0);
   ProgressLine progress(scenario.duration, !quiet && terminal);
   auto update = [&](const RunProgress& p) { progress.Update(p); };
   auto setup = std::make_unique<SetupLine>(!quiet, terminal);

@@ -20,13 +20,13 @@
 namespace rocesim {
 namespace {
 
-Scenario Parse(const std::string& yaml, const std::vector<std::string>& sets = {}) {
+Scenario ParseCioqScenario(const std::string& yaml, const std::vector<std::string>& sets = {}) {
   return ParseScenarioText(yaml, "x.yaml", "", sets, std::nullopt);
 }
 
 std::string ErrorOf(const std::string& yaml, const std::vector<std::string>& sets = {}) {
   try {
-    Parse(yaml, sets);
+    ParseCioqScenario(yaml, sets);
   } catch (const ScenarioError& e) {
     return e.what();
   }
@@ -35,7 +35,7 @@ std::string ErrorOf(const std::string& yaml, const std::vector<std::string>& set
 
 std::string BuildErrorOf(const std::string& yaml) {
   try {
-    Simulation sim(Parse(yaml));
+    Simulation sim(ParseCioqScenario(yaml));
   } catch (const BuildError& e) {
     return e.what();
   }
@@ -45,24 +45,25 @@ std::string BuildErrorOf(const std::string& yaml) {
 constexpr char kStar[] = "topology: {type: star, hosts: 3}\n";
 
 TEST(CioqConfig, DefaultsToTheSharedBufferAndThePapersQueueSizes) {
-  const Scenario d = Parse(kStar);
+  const Scenario d = ParseCioqScenario(kStar);
   EXPECT_EQ(d.sw.architecture, SwitchArchitecture::kSharedBuffer);
-  const Scenario c = Parse(std::string(kStar) + "switch: {architecture: cioq}\n");
+  const Scenario c = ParseCioqScenario(std::string(kStar) + "switch: {architecture: cioq}\n");
   EXPECT_EQ(c.sw.architecture, SwitchArchitecture::kCioq);
   // Seed 002 §4.1: "Each queue in the switch is 100 KB in size".
   EXPECT_EQ(c.sw.cioq.input_queue_bytes, 100'000);
   EXPECT_EQ(c.sw.cioq.output_queue_bytes, 100'000);
-  const Scenario s = Parse(std::string(kStar) +
-                           "switch:\n  architecture: cioq\n"
-                           "  cioq: {input_queue_bytes: 256KiB, output_queue_bytes: 50KB}\n");
+  const Scenario s =
+      ParseCioqScenario(std::string(kStar) +
+                        "switch:\n  architecture: cioq\n"
+                        "  cioq: {input_queue_bytes: 256KiB, output_queue_bytes: 50KB}\n");
   EXPECT_EQ(s.sw.cioq.input_queue_bytes, 256 * 1024);
   EXPECT_EQ(s.sw.cioq.output_queue_bytes, 50'000);
   const Scenario o =
-      Parse(kStar, {"switch.architecture=cioq", "switch.cioq.input_queue_bytes=1MB"});
+      ParseCioqScenario(kStar, {"switch.architecture=cioq", "switch.cioq.input_queue_bytes=1MB"});
   EXPECT_EQ(o.sw.architecture, SwitchArchitecture::kCioq);
   EXPECT_EQ(o.sw.cioq.input_queue_bytes, 1'000'000);
   // An empty block under the shared buffer says nothing and is accepted.
-  EXPECT_EQ(Parse(std::string(kStar) + "switch: {cioq: null}\n").sw.architecture,
+  EXPECT_EQ(ParseCioqScenario(std::string(kStar) + "switch: {cioq: null}\n").sw.architecture,
             SwitchArchitecture::kSharedBuffer);
 }
 
@@ -130,7 +131,8 @@ TEST(CioqConfig, MacEntryLossNeedsTheSharedBufferSwitch) {
 }
 
 TEST(CioqConfig, BuildsCioqSwitchesOnly) {
-  Simulation sim(Parse("topology: {type: fat_tree, k: 4}\nswitch: {architecture: cioq}\n"));
+  Simulation sim(
+      ParseCioqScenario("topology: {type: fat_tree, k: 4}\nswitch: {architecture: cioq}\n"));
   const Fabric& f = sim.fabric();
   EXPECT_TRUE(f.switches.empty());
   ASSERT_EQ(f.cioq_switches.size(), 20u);
@@ -142,7 +144,7 @@ TEST(CioqConfig, BuildsCioqSwitchesOnly) {
   }
   // The XOFF level is the input queue minus the port's headroom.
   EXPECT_EQ(f.cioq_switches[0].XoffThreshold(0), 100'000 - 28'246);
-  Simulation shared(Parse("topology: {type: fat_tree, k: 4}\n"));
+  Simulation shared(ParseCioqScenario("topology: {type: fat_tree, k: 4}\n"));
   EXPECT_TRUE(shared.fabric().cioq_switches.empty());
   EXPECT_EQ(shared.fabric().switches.size(), 20u);
 }

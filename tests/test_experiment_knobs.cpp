@@ -12,7 +12,7 @@
 namespace rocesim {
 namespace {
 
-Scenario Parse(const std::string& yaml) {
+Scenario ParseKnobsScenario(const std::string& yaml) {
   return ParseScenarioText(yaml, "knobs.yaml", "", {}, std::nullopt);
 }
 
@@ -25,7 +25,7 @@ constexpr char kStar[] =
     "topology: {type: star, hosts: 4, host_link: {rate: 100Gbps, delay: 1us}}\n";
 
 TEST(FlowRateKnobs, ReadOnEveryTypeAndPerFlow) {
-  const Scenario s = Parse(std::string(kStar) + R"(traffic:
+  const Scenario s = ParseKnobsScenario(std::string(kStar) + R"(traffic:
   - type: flows
     start_rate: 10Gbps
     max_rate: 40Gbps
@@ -83,7 +83,8 @@ traffic:
 // others, the first window for window-based DCTCP.
 TEST(FlowRateKnobs, StartRateIsWhereEveryAlgorithmStarts) {
   for (const char* cc : {"none", "dcqcn", "timely", "hpcc", "dctcp"}) {
-    auto sim = std::make_unique<Simulation>(Parse(std::string(kStar) + "host: {cc: " + cc + R"(}
+    auto sim = std::make_unique<Simulation>(
+        ParseKnobsScenario(std::string(kStar) + "host: {cc: " + cc + R"(}
 traffic:
   - type: flows
     start_rate: 10Gbps
@@ -105,7 +106,8 @@ traffic:
 // + 1) when the flow starts: 100, then 50, then 33.3 Gb/s as the second and
 // third flows of one sender join.
 TEST(FlowRateKnobs, FairStartSharesTheSendersLineRate) {
-  auto sim = std::make_unique<Simulation>(Parse(std::string(kStar) + R"(host: {cc: timely}
+  auto sim =
+      std::make_unique<Simulation>(ParseKnobsScenario(std::string(kStar) + R"(host: {cc: timely}
 traffic:
   - type: flows
     start_rate: fair
@@ -129,7 +131,7 @@ TEST(WindowCap, BdpCapsBytesInFlight) {
   for (const char* cc : {"none", "dcqcn", "timely"}) {
     auto most_in_flight = [&](const char* window) {
       auto sim = std::make_unique<Simulation>(
-          Parse(std::string(kStar) + "host: {window: " + window + ", cc: " + cc + R"(}
+          ParseKnobsScenario(std::string(kStar) + "host: {window: " + window + ", cc: " + cc + R"(}
 traffic:
   - type: flows
     flows: [{src: 1, dst: 0, size: 2MB}, {src: 2, dst: 0, size: 2MB}]

@@ -29,7 +29,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-Scenario Parse(const std::string& yaml) {
+Scenario ParseRailScenario(const std::string& yaml) {
   return ParseScenarioText(yaml, "x.yaml", "", {}, std::nullopt);
 }
 
@@ -87,7 +87,8 @@ TEST(RailTopology, CountsAndHostToLeafWiring) {
 }
 
 TEST(RailTopology, OneRailGroupByDefault) {
-  const Scenario sc = Parse("topology: {type: rail, servers: 3, gpus_per_server: 8, spines: 1}\n");
+  const Scenario sc =
+      ParseRailScenario("topology: {type: rail, servers: 3, gpus_per_server: 8, spines: 1}\n");
   EXPECT_EQ(sc.topology.kind, TopologyKind::kRail);
   EXPECT_EQ(sc.topology.servers_per_rail_group, 3);
   EXPECT_EQ(ExpectedHostCount(sc.topology), 24);
@@ -113,7 +114,7 @@ std::set<std::vector<uint32_t>> Paths(const FabricLayout& l, uint32_t src, uint3
 
 TEST(RailTopology, SameRailStaysOnTheLeafOtherTrafficCrossesASpine) {
   const std::shared_ptr<const FabricLayout> layout =
-      LayoutFabric(Parse(std::string("topology: ") + kRail + "\n"));
+      LayoutFabric(ParseRailScenario(std::string("topology: ") + kRail + "\n"));
   const FabricLayout& l = *layout;
   // GPU 1 of server 0 (host 1) to GPU 1 of server 1 (host 5): same group, same rail.
   EXPECT_EQ(Paths(l, 1, 5), (std::set<std::vector<uint32_t>>{{17}}));
@@ -156,20 +157,20 @@ TEST(RailTopology, SameRailFlowUsesItsTwoHostLinksOnly) {
 // ---- scenario file ----
 
 TEST(RailScenario, GpusPerServerAndNvlinkDefaults) {
-  const Scenario plain = Parse("topology: {type: star, hosts: 4}\n");
+  const Scenario plain = ParseRailScenario("topology: {type: star, hosts: 4}\n");
   EXPECT_EQ(plain.topology.gpus_per_server, 1);
   EXPECT_EQ(plain.topology.nvlink_rate_bps, 3'600'000'000'000);
   EXPECT_EQ(plain.topology.nvlink_latency, kMicrosecond);
-  const Scenario sc = Parse(
+  const Scenario sc = ParseRailScenario(
       "topology: {type: leaf_spine, leaves: 2, hosts_per_leaf: 8, gpus_per_server: 8,\n"
       "           nvlink: {rate: 1.8Tbps, latency: 500ns}}\n");
   EXPECT_EQ(sc.topology.gpus_per_server, 8);
   EXPECT_EQ(sc.topology.nvlink_rate_bps, 1'800'000'000'000);
   EXPECT_EQ(sc.topology.nvlink_latency, 500 * kNanosecond);
   // nvlink may be set with one GPU per server (it is then unused).
-  EXPECT_EQ(
-      Parse("topology: {type: star, hosts: 3, nvlink: {latency: 2us}}\n").topology.nvlink_latency,
-      2 * kMicrosecond);
+  EXPECT_EQ(ParseRailScenario("topology: {type: star, hosts: 3, nvlink: {latency: 2us}}\n")
+                .topology.nvlink_latency,
+            2 * kMicrosecond);
   // Any topology type, a topology file included (bench's k=8 fat tree: 128 hosts).
   const Scenario file = ParseScenarioText(
       "topology: {type: file, file: fattree_k8.txt, gpus_per_server: 8}\n", "x.yaml",
@@ -217,7 +218,7 @@ void ExpectServersWhole(const FabricLayout& l, const Partitioning& p, uint32_t g
 
 Partitioning Cut(const std::string& topology, uint32_t parts, std::string traffic = "") {
   if (traffic.empty()) traffic = "traffic:\n  - {type: all_to_all, size: 10KB}\n";
-  const Scenario sc = Parse("topology: " + topology + "\n" + traffic);
+  const Scenario sc = ParseRailScenario("topology: " + topology + "\n" + traffic);
   const std::shared_ptr<const FabricLayout> l = LayoutFabric(sc);
   Partitioning p = PartitionFabric(*l, sc, parts);
   ExpectServersWhole(*l, p, static_cast<uint32_t>(sc.topology.gpus_per_server));

@@ -17,8 +17,9 @@ namespace {
 
 constexpr char kMinimal[] = "topology: {type: star, hosts: 4}\n";
 
-Scenario Parse(const std::string& yaml, const std::vector<std::string>& sets = {},
-               std::optional<uint64_t> seed = std::nullopt, const std::string& base_dir = "") {
+Scenario ParseReaderScenario(const std::string& yaml, const std::vector<std::string>& sets = {},
+                             std::optional<uint64_t> seed = std::nullopt,
+                             const std::string& base_dir = "") {
   return ParseScenarioText(yaml, "x.yaml", base_dir, sets, seed);
 }
 
@@ -26,7 +27,7 @@ Scenario Parse(const std::string& yaml, const std::vector<std::string>& sets = {
 std::string ErrorOf(const std::string& yaml, const std::vector<std::string>& sets = {},
                     const std::string& base_dir = "") {
   try {
-    Parse(yaml, sets, std::nullopt, base_dir);
+    ParseReaderScenario(yaml, sets, std::nullopt, base_dir);
   } catch (const ScenarioError& e) {
     return e.what();
   }
@@ -98,7 +99,7 @@ output:
 )";
 
 TEST(ScenarioReader, FullScenarioFillsEveryField) {
-  const Scenario s = Parse(kFullScenario);
+  const Scenario s = ParseReaderScenario(kFullScenario);
   EXPECT_EQ(s.name, "full");
   EXPECT_EQ(s.source_file, "x.yaml");
   EXPECT_EQ(s.seed, 42u);
@@ -188,8 +189,8 @@ TEST(ScenarioReader, FullScenarioFillsEveryField) {
 }
 
 TEST(ScenarioReader, YamlAsRunReproducesTheScenario) {
-  const Scenario s = Parse(kFullScenario);
-  const Scenario again = Parse(s.yaml_as_run);
+  const Scenario s = ParseReaderScenario(kFullScenario);
+  const Scenario again = ParseReaderScenario(s.yaml_as_run);
   EXPECT_EQ(again.yaml_as_run, s.yaml_as_run);
   EXPECT_EQ(again.sw.pfc.priorities, s.sw.pfc.priorities);
   EXPECT_EQ(again.traffic[2].senders, s.traffic[2].senders);
@@ -203,7 +204,7 @@ TEST(ScenarioReader, YamlAsRunReproducesTheScenario) {
 // the field (or its section, when the field was left at its default), as the
 // reader's own errors are: file, line, column, field.
 TEST(ScenarioReader, BuildErrorsSayWhereTheFileWroteTheField) {
-  const Scenario sc = Parse(
+  const Scenario sc = ParseReaderScenario(
       "topology: {type: star, hosts: 4}\n"
       "switch:\n"
       "  pfc: {enabled: true}\n"
@@ -220,7 +221,7 @@ TEST(ScenarioReader, BuildErrorsSayWhereTheFileWroteTheField) {
   } catch (const BuildError& e) {
     EXPECT_EQ(std::string(e.what()).substr(0, 27), "x.yaml:4:3: switch.buffer: ");
   }
-  const Scenario no_link = Parse(
+  const Scenario no_link = ParseReaderScenario(
       "topology: {type: star, hosts: 4}\nfaults:\n  - {type: link_down, a: 0, b: 1, at: 1us}\n");
   try {
     Simulation sim(no_link);
@@ -229,7 +230,7 @@ TEST(ScenarioReader, BuildErrorsSayWhereTheFileWroteTheField) {
     EXPECT_EQ(std::string(e.what()), "x.yaml:3:5: faults.0: no link joins nodes 0 and 1");
   }
   // A field given by --set is named by its override.
-  const Scenario set = Parse(kMinimal, {"switch.buffer=10KB"});
+  const Scenario set = ParseReaderScenario(kMinimal, {"switch.buffer=10KB"});
   EXPECT_EQ(set.Locate("switch.buffer"), "x.yaml (from --set switch.buffer=10KB)");
 }
 
@@ -243,11 +244,11 @@ TEST(ScenarioReader, FlowSizesAreAtMostOneTebibyte) {
                     "traffic: [{type: incast, senders: [0, 1], receiver: 2, size: 2TiB}]\n"),
             "x.yaml:2:62: traffic.0.size: expected a size of at most 1099511627776 bytes, got "
             "\"2TiB\"");
-  const Scenario ok = Parse(
+  const Scenario ok = ParseReaderScenario(
       "topology: {type: star, hosts: 4}\n"
       "traffic: [{type: flows, flows: [{src: 0, dst: 1, size: 1TiB}]}]\n");
   EXPECT_EQ(ok.traffic[0].flows[0].size_bytes, int64_t{1} << 40);
-  const Scenario tiny_mtu = Parse(
+  const Scenario tiny_mtu = ParseReaderScenario(
       "topology: {type: star, hosts: 4}\nhost: {mtu: 4}\n"
       "traffic: [{type: flows, flows: [{src: 0, dst: 1, size: 1TiB}]}]\n");
   try {
@@ -261,7 +262,7 @@ TEST(ScenarioReader, FlowSizesAreAtMostOneTebibyte) {
 }
 
 TEST(ScenarioReader, Defaults) {
-  const Scenario s = Parse(kMinimal);
+  const Scenario s = ParseReaderScenario(kMinimal);
   const Scenario d;
   EXPECT_EQ(s.name, d.name);
   EXPECT_EQ(s.seed, d.seed);
@@ -283,15 +284,16 @@ TEST(ScenarioReader, Defaults) {
 }
 
 TEST(ScenarioReader, EmptySectionsMeanDefaults) {
-  const Scenario s = Parse(std::string(kMinimal) + "switch:\nhost:\ntraffic:\n");
+  const Scenario s = ParseReaderScenario(std::string(kMinimal) + "switch:\nhost:\ntraffic:\n");
   EXPECT_EQ(s.sw.buffer_bytes, SwitchConfig().buffer_bytes);
   EXPECT_EQ(s.sw.dscp_to_priority[63], 7);
 }
 
 TEST(ScenarioReader, AlphaByRate) {
-  const Scenario s = Parse(std::string(kMinimal) +
-                           "switch: {alpha_by_rate: [{rate: 100Gbps, alpha: 1/8}, {rate: 400Gbps, "
-                           "alpha: 50%}]}\n");
+  const Scenario s =
+      ParseReaderScenario(std::string(kMinimal) +
+                          "switch: {alpha_by_rate: [{rate: 100Gbps, alpha: 1/8}, {rate: 400Gbps, "
+                          "alpha: 50%}]}\n");
   ASSERT_EQ(s.sw.alpha_by_rate.size(), 2u);
   EXPECT_EQ(s.sw.alpha_by_rate[0].rate_bps, 100'000'000'000);
   EXPECT_DOUBLE_EQ(s.sw.alpha_by_rate[0].alpha, 0.125);
@@ -311,32 +313,40 @@ TEST(ScenarioReaderErrors, TextMustBeUtf8) {
                                        "traffic: [{type: incast, senders: [1], receiver: 0, "
                                        "size: 1KB, tag: \"a\xc0\xaf\"}]\n");
   EXPECT_NE(overlong.find("traffic.0.tag: expected UTF-8 text"), std::string::npos) << overlong;
-  EXPECT_EQ(
-      Parse("name: \"r\xc3\xa9seau \xe2\x86\x92 \xf0\x9f\x9a\x80\"\n" + std::string(kMinimal)).name,
-      "r\xc3\xa9seau \xe2\x86\x92 \xf0\x9f\x9a\x80");
+  EXPECT_EQ(ParseReaderScenario("name: \"r\xc3\xa9seau \xe2\x86\x92 \xf0\x9f\x9a\x80\"\n" +
+                                std::string(kMinimal))
+                .name,
+            "r\xc3\xa9seau \xe2\x86\x92 \xf0\x9f\x9a\x80");
 }
 
 TEST(ScenarioReader, HeadroomAuto) {
-  EXPECT_EQ(Parse(std::string(kMinimal) + "switch: {pfc: {headroom: auto}}").sw.pfc.headroom_bytes,
+  EXPECT_EQ(ParseReaderScenario(std::string(kMinimal) + "switch: {pfc: {headroom: auto}}")
+                .sw.pfc.headroom_bytes,
             -1);
 }
 
 // topology.sync_window: auto (0: the shortest link between switches,
 // FabricLayout) or a time of at least 1 ps.
 TEST(ScenarioReader, SyncWindow) {
-  EXPECT_EQ(Parse(kMinimal).topology.sync_window, 0);
-  EXPECT_EQ(Parse("topology: {type: star, hosts: 4, sync_window: auto}").topology.sync_window, 0);
-  EXPECT_EQ(Parse("topology: {type: star, hosts: 4, sync_window: 2us}").topology.sync_window,
+  EXPECT_EQ(ParseReaderScenario(kMinimal).topology.sync_window, 0);
+  EXPECT_EQ(ParseReaderScenario("topology: {type: star, hosts: 4, sync_window: auto}")
+                .topology.sync_window,
+            0);
+  EXPECT_EQ(ParseReaderScenario("topology: {type: star, hosts: 4, sync_window: 2us}")
+                .topology.sync_window,
             2 * kMicrosecond);
 }
 
 TEST(ScenarioReader, HostCounts) {
-  EXPECT_EQ(ExpectedHostCount(Parse("topology: {type: star, hosts: 17}").topology), 17);
+  EXPECT_EQ(ExpectedHostCount(ParseReaderScenario("topology: {type: star, hosts: 17}").topology),
+            17);
   EXPECT_EQ(ExpectedHostCount(
-                Parse("topology: {type: dumbbell, hosts_left: 5, hosts_right: 2}").topology),
+                ParseReaderScenario("topology: {type: dumbbell, hosts_left: 5, hosts_right: 2}")
+                    .topology),
             7);
-  EXPECT_EQ(ExpectedHostCount(Parse("topology: {type: fat_tree, k: 8}").topology), 128);
-  EXPECT_EQ(ExpectedHostCount(Parse("topology: {type: fat_tree}").topology), 16);
+  EXPECT_EQ(ExpectedHostCount(ParseReaderScenario("topology: {type: fat_tree, k: 8}").topology),
+            128);
+  EXPECT_EQ(ExpectedHostCount(ParseReaderScenario("topology: {type: fat_tree}").topology), 16);
 }
 
 // ---- errors -----------------------------------------------------------------
@@ -482,11 +492,11 @@ TEST(ScenarioReaderErrors, CongestionControl) {
 
 TEST(ScenarioReader, CongestionControlBlocks) {
   // A preset fills the block first; explicit keys override it in any order.
-  const Scenario sc =
-      Parse(std::string(kMinimal) +
-            "host:\n  cc: dcqcn\n  dcqcn: {rate_ai: 5Mbps, preset: hpcc-sim}\n"
-            "  timely: {preset: patched, beta: 0.5}\n"
-            "traffic: [{type: flows, flows: [{src: 0, dst: 1, size: 1KB, cc: hpcc}]}]\n");
+  const Scenario sc = ParseReaderScenario(
+      std::string(kMinimal) +
+      "host:\n  cc: dcqcn\n  dcqcn: {rate_ai: 5Mbps, preset: hpcc-sim}\n"
+      "  timely: {preset: patched, beta: 0.5}\n"
+      "traffic: [{type: flows, flows: [{src: 0, dst: 1, size: 1KB, cc: hpcc}]}]\n");
   EXPECT_EQ(sc.host.cc, CcKind::kDcqcn);
   EXPECT_EQ(sc.host.dcqcn.rate_ai_bps, 5'000'000);
   EXPECT_EQ(sc.host.dcqcn.increase_timer, 300 * kMicrosecond);  // from the hpcc-sim preset
@@ -553,10 +563,11 @@ TEST(ScenarioReaderOverrides, SetScalarListAndIndex) {
                            "traffic:\n"
                            "  - {type: incast, senders: [1, 2], receiver: 0, size: 1MB}\n"
                            "  - {type: flows, flows: [{src: 0, dst: 1, size: 1KB}]}\n";
-  const Scenario s = Parse(yaml,
-                           {"switch.alpha=1/2", "switch.pfc.priorities=[3,4]", "traffic.0.size=2MB",
-                            "traffic.1.flows.0.dst=3", "host.mtu=4KiB", "name=over"},
-                           7);
+  const Scenario s =
+      ParseReaderScenario(yaml,
+                          {"switch.alpha=1/2", "switch.pfc.priorities=[3,4]", "traffic.0.size=2MB",
+                           "traffic.1.flows.0.dst=3", "host.mtu=4KiB", "name=over"},
+                          7);
   EXPECT_DOUBLE_EQ(s.sw.alpha, 0.5);
   EXPECT_EQ(s.sw.pfc.priorities, (std::vector<int>{3, 4}));
   EXPECT_EQ(s.traffic[0].size_bytes, 2'000'000);
@@ -568,7 +579,7 @@ TEST(ScenarioReaderOverrides, SetScalarListAndIndex) {
   // yaml_as_run carries the overrides and reproduces the run on its own.
   EXPECT_NE(s.yaml_as_run.find("2MB"), std::string::npos) << s.yaml_as_run;
   EXPECT_NE(s.yaml_as_run.find("seed: 7"), std::string::npos) << s.yaml_as_run;
-  const Scenario again = Parse(s.yaml_as_run);
+  const Scenario again = ParseReaderScenario(s.yaml_as_run);
   EXPECT_DOUBLE_EQ(again.sw.alpha, 0.5);
   EXPECT_EQ(again.sw.pfc.priorities, (std::vector<int>{3, 4}));
   EXPECT_EQ(again.traffic[0].size_bytes, 2'000'000);
@@ -578,9 +589,9 @@ TEST(ScenarioReaderOverrides, SetScalarListAndIndex) {
 }
 
 TEST(ScenarioReaderOverrides, SeedOverrideReplacesFileSeed) {
-  EXPECT_EQ(Parse(std::string(kMinimal) + "seed: 3\n", {}, 11).seed, 11u);
-  EXPECT_EQ(Parse(std::string(kMinimal) + "seed: 3\n", {"seed=5"}).seed, 5u);
-  EXPECT_EQ(Parse(std::string(kMinimal) + "seed: 3\n", {"seed=5"}, 6).seed, 6u);
+  EXPECT_EQ(ParseReaderScenario(std::string(kMinimal) + "seed: 3\n", {}, 11).seed, 11u);
+  EXPECT_EQ(ParseReaderScenario(std::string(kMinimal) + "seed: 3\n", {"seed=5"}).seed, 5u);
+  EXPECT_EQ(ParseReaderScenario(std::string(kMinimal) + "seed: 3\n", {"seed=5"}, 6).seed, 6u);
 }
 
 TEST(ScenarioReaderOverrides, ErrorsNameTheOverride) {
@@ -618,7 +629,7 @@ TEST(ScenarioReaderOverrides, MalformedOverrides) {
 }
 
 TEST(ScenarioReaderOverrides, CreatesMissingMaps) {
-  const Scenario s = Parse(kMinimal, {"switch.ecn.kmin=1KB", "output.dir=out/x"});
+  const Scenario s = ParseReaderScenario(kMinimal, {"switch.ecn.kmin=1KB", "output.dir=out/x"});
   EXPECT_EQ(s.sw.ecn.kmin_bytes, 1000);
   EXPECT_EQ(s.output.dir, "out/x");
 }
@@ -713,7 +724,7 @@ TEST(ScenarioReaderTopologyFile, RelativeToScenarioDirectory) {
   EXPECT_TRUE(std::filesystem::equivalent(s.topology.file, dir + "small.txt"));
   EXPECT_EQ(s.source_file, scenario_path);
   // The resolved path is written into yaml_as_run so it works from anywhere.
-  EXPECT_EQ(Parse(s.yaml_as_run).topology.file, s.topology.file);
+  EXPECT_EQ(ParseReaderScenario(s.yaml_as_run).topology.file, s.topology.file);
 
   // Host ids are checked against the file's host count.
   const std::string err = ErrorOf(

@@ -12,7 +12,7 @@
 namespace rocesim {
 namespace {
 
-Scenario Parse(const std::string& text) {
+Scenario ParseWarningsScenario(const std::string& text) {
   return ParseScenarioText(text, "w.yaml", "", {}, std::nullopt);
 }
 
@@ -20,36 +20,39 @@ const std::string kTwoHosts = "topology: {type: star, hosts: 3}\n";
 const std::string kOneFlow = "traffic: [{type: flows, flows: [{src: 0, dst: 1, size: 10KB}]}]\n";
 
 TEST(Warnings, CleanScenarioHasNone) {
-  EXPECT_TRUE(ScenarioWarnings(Parse(kTwoHosts + "host: {cc: dcqcn}\n" + kOneFlow)).empty());
+  EXPECT_TRUE(ScenarioWarnings(ParseWarningsScenario(kTwoHosts + "host: {cc: dcqcn}\n" + kOneFlow))
+                  .empty());
 }
 
 TEST(Warnings, EcnCongestionControlWithEcnOff) {
-  const auto w = ScenarioWarnings(
-      Parse(kTwoHosts + "host: {cc: dcqcn}\nswitch: {ecn: {enabled: false}}\n" + kOneFlow));
+  const auto w = ScenarioWarnings(ParseWarningsScenario(
+      kTwoHosts + "host: {cc: dcqcn}\nswitch: {ecn: {enabled: false}}\n" + kOneFlow));
   ASSERT_EQ(w.size(), 1u);
   EXPECT_NE(w[0].find("dcqcn"), std::string::npos) << w[0];
   EXPECT_NE(w[0].find("switch.ecn.enabled is false"), std::string::npos) << w[0];
   EXPECT_NE(w[0].find("traffic[0]"), std::string::npos) << w[0];
 
-  const auto d = ScenarioWarnings(Parse(kTwoHosts + "host: {ecn_capable: false}\n" +
-                                        "traffic: [{type: incast, senders: [1, 2], receiver: "
-                                        "0, size: 10KB, cc: dctcp}]\n"));
+  const auto d =
+      ScenarioWarnings(ParseWarningsScenario(kTwoHosts + "host: {ecn_capable: false}\n" +
+                                             "traffic: [{type: incast, senders: [1, 2], receiver: "
+                                             "0, size: 10KB, cc: dctcp}]\n"));
   ASSERT_EQ(d.size(), 1u);
   EXPECT_NE(d[0].find("dctcp"), std::string::npos) << d[0];
   EXPECT_NE(d[0].find("host.ecn_capable is false"), std::string::npos) << d[0];
   // TIMELY and HPCC do not read marks.
   EXPECT_TRUE(
       ScenarioWarnings(
-          Parse(kTwoHosts + "host: {cc: timely}\nswitch: {ecn: {enabled: false}}\n" + kOneFlow))
+          ParseWarningsScenario(kTwoHosts +
+                                "host: {cc: timely}\nswitch: {ecn: {enabled: false}}\n" + kOneFlow))
           .empty());
-  EXPECT_TRUE(
-      ScenarioWarnings(
-          Parse(kTwoHosts + "host: {cc: hpcc}\nswitch: {ecn: {enabled: false}}\n" + kOneFlow))
-          .empty());
+  EXPECT_TRUE(ScenarioWarnings(
+                  ParseWarningsScenario(
+                      kTwoHosts + "host: {cc: hpcc}\nswitch: {ecn: {enabled: false}}\n" + kOneFlow))
+                  .empty());
 }
 
 TEST(Warnings, FlowsThatStartAfterTheEnd) {
-  const auto w = ScenarioWarnings(Parse(kTwoHosts + R"(duration: 1ms
+  const auto w = ScenarioWarnings(ParseWarningsScenario(kTwoHosts + R"(duration: 1ms
 traffic:
   - type: flows
     flows:
@@ -68,15 +71,18 @@ traffic:
 
 TEST(Warnings, LdcpUnderPfc) {
   const std::string ldcp = kTwoHosts + "host: {cc: ldcp}\nswitch: {ecn: {wred_drop: 50KB}";
-  const auto w = ScenarioWarnings(Parse(ldcp + "}\n" + kOneFlow));
+  const auto w = ScenarioWarnings(ParseWarningsScenario(ldcp + "}\n" + kOneFlow));
   ASSERT_EQ(w.size(), 1u);
   EXPECT_NE(w[0].find("LDCP"), std::string::npos) << w[0];
   EXPECT_NE(w[0].find("switch.pfc.enabled is true"), std::string::npos) << w[0];
-  EXPECT_TRUE(ScenarioWarnings(Parse(ldcp + ", pfc: {enabled: false}}\n" + kOneFlow)).empty());
+  EXPECT_TRUE(
+      ScenarioWarnings(ParseWarningsScenario(ldcp + ", pfc: {enabled: false}}\n" + kOneFlow))
+          .empty());
 }
 
 TEST(Warnings, LosslessExpectedOnAnUnprotectedPriority) {
-  const Scenario sc = Parse(kTwoHosts +
+  const Scenario sc =
+      ParseWarningsScenario(kTwoHosts +
                             "traffic: [{type: incast, senders: [1, 2], receiver: 0, size: 10KB, "
                             "priority: 1}]\n");
   const auto w = RunWarnings(sc, 7);
@@ -85,10 +91,11 @@ TEST(Warnings, LosslessExpectedOnAnUnprotectedPriority) {
   EXPECT_NE(w[0].find("dropped 7 packets"), std::string::npos) << w[0];
   EXPECT_TRUE(RunWarnings(sc, 0).empty());  // no drops: nothing happened to it
   // Protected priority, or no PFC at all (nothing was expected lossless).
-  EXPECT_TRUE(RunWarnings(Parse(kTwoHosts + kOneFlow), 7).empty());
-  EXPECT_TRUE(RunWarnings(Parse(kTwoHosts + "switch: {pfc: {enabled: false}}\n" +
-                                "traffic: [{type: incast, senders: [1, 2], receiver: 0, size: "
-                                "10KB, priority: 1}]\n"),
+  EXPECT_TRUE(RunWarnings(ParseWarningsScenario(kTwoHosts + kOneFlow), 7).empty());
+  EXPECT_TRUE(RunWarnings(ParseWarningsScenario(
+                              kTwoHosts + "switch: {pfc: {enabled: false}}\n" +
+                              "traffic: [{type: incast, senders: [1, 2], receiver: 0, size: "
+                              "10KB, priority: 1}]\n"),
                           7)
                   .empty());
 }

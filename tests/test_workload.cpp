@@ -24,13 +24,13 @@ namespace {
 
 constexpr int64_t k100G = 100'000'000'000;
 
-Scenario Parse(const std::string& yaml, const std::string& base_dir = "") {
+Scenario ParseWorkloadScenario(const std::string& yaml, const std::string& base_dir = "") {
   return ParseScenarioText(yaml, "x.yaml", base_dir, {}, std::nullopt);
 }
 
 std::string ErrorOf(const std::string& yaml, const std::string& base_dir = "") {
   try {
-    Parse(yaml, base_dir);
+    ParseWorkloadScenario(yaml, base_dir);
   } catch (const ScenarioError& e) {
     return e.what();
   }
@@ -245,7 +245,7 @@ TEST(WorkloadPoisson, DeterministicPerSeedAndEntry) {
 TEST(WorkloadPoisson, GroupDestinationsStayInGroup) {
   // Seed 002 §4.3: 432 hosts (12-port fat tree) in 12 groups of 36.
   for (const std::string key : {"groups: 12", "group_size: 36"}) {
-    const Scenario s = Parse(
+    const Scenario s = ParseWorkloadScenario(
         "topology: {type: fat_tree, k: 12}\n"
         "traffic: [{type: poisson, load: 60%, cdf: datamining, span: 5ms, " +
         key + "}]\n");
@@ -258,7 +258,7 @@ TEST(WorkloadPoisson, GroupDestinationsStayInGroup) {
     }
   }
   // A subset of hosts: groups are consecutive participants.
-  const Scenario s = Parse(
+  const Scenario s = ParseWorkloadScenario(
       "topology: {type: star, hosts: 16}\n"
       "traffic: [{type: poisson, load: 90%, cdf: google_rpc_2008, span: 1ms, "
       "hosts: [\"8-15\", 0, 1, 2, 3], groups: 3}]\n");
@@ -344,7 +344,7 @@ TEST(WorkloadPermutation, IsADerangement) {
 }
 
 TEST(WorkloadAllToAll, EveryOrderedPairOnce) {
-  const Scenario s = Parse(
+  const Scenario s = ParseWorkloadScenario(
       "topology: {type: star, hosts: 12}\n"
       "traffic: [{type: all_to_all, size: 64KB, start: 1us, priority: 4}]\n");
   const std::vector<FlowSpec> flows = Expand(s.traffic[0], 12);
@@ -358,7 +358,7 @@ TEST(WorkloadAllToAll, EveryOrderedPairOnce) {
     pairs.insert({f.src, f.dst});
   }
   EXPECT_EQ(pairs.size(), flows.size());
-  const Scenario sub = Parse(
+  const Scenario sub = ParseWorkloadScenario(
       "topology: {type: star, hosts: 12}\n"
       "traffic: [{type: all_to_all, size: 1KB, hosts: [\"2-6\"], tag: a2a}]\n");
   EXPECT_EQ(Expand(sub.traffic[0], 12).size(), 20u);
@@ -366,7 +366,7 @@ TEST(WorkloadAllToAll, EveryOrderedPairOnce) {
 }
 
 TEST(WorkloadIncast, PeriodicTiming) {
-  const Scenario s = Parse(
+  const Scenario s = ParseWorkloadScenario(
       "topology: {type: star, hosts: 8}\n"
       "traffic: [{type: incast, senders: \"1-4\", receiver: 0, size: 100KB, start: 50us,\n"
       "           period: 200us, count: 3},\n"
@@ -386,7 +386,7 @@ TEST(WorkloadIncast, PeriodicTiming) {
 }
 
 TEST(WorkloadMicroburst, LineRateForDurationInWholePackets) {
-  const Scenario s = Parse(
+  const Scenario s = ParseWorkloadScenario(
       "topology: {type: star, hosts: 8}\n"
       "traffic: [{type: microburst, src: 5, dst: 0, start: 150us, duration: 20us}]\n");
   const TrafficSpec& t = s.traffic[0];
@@ -406,7 +406,7 @@ TEST(WorkloadMicroburst, LineRateForDurationInWholePackets) {
 // ---- through the builder and summary.json ----
 
 TEST(WorkloadSimulation, BuildsGeneratedFlowsAndReportsLoad) {
-  const Scenario s = Parse(
+  const Scenario s = ParseWorkloadScenario(
       "seed: 3\n"
       "topology: {type: star, hosts: 16, host_link: {rate: 40Gbps}}\n"
       "traffic:\n"
@@ -448,7 +448,7 @@ TEST(WorkloadSimulation, BuildsGeneratedFlowsAndReportsLoad) {
 // ---- reader errors ----
 
 TEST(WorkloadReader, ParsesEveryGeneratorField) {
-  const Scenario s = Parse(
+  const Scenario s = ParseWorkloadScenario(
       "topology: {type: star, hosts: 16}\n"
       "traffic:\n"
       "  - {type: poisson, load: 30%, cdf: websearch, span: 10ms, start: 1ms, hosts: [\"0-7\"],\n"
@@ -480,7 +480,7 @@ TEST(WorkloadReader, ParsesEveryGeneratorField) {
 TEST(WorkloadReader, UserCdfFileRelativeToScenario) {
   const std::string dir = test::TestTempDir();
   std::ofstream(dir + "mine.txt") << "1000 0\n3000 100\n";
-  const Scenario s = Parse(
+  const Scenario s = ParseWorkloadScenario(
       "topology: {type: star, hosts: 4}\n"
       "traffic: [{type: poisson, load: 10%, cdf: mine.txt, span: 1ms}]\n",
       dir);

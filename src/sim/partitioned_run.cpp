@@ -195,16 +195,12 @@ void PartitionedRun::RunThread(uint32_t t, const Simulation::ProgressFn& progres
     const Agreement a = Agree(t, window);
     if (t == 0 && progress && a.events - reported >= 0x10000) {
       reported = a.events;
-      // The finished bytes of this process's partitions: the whole job's
-      // without MPI; under MPI (not exchanged) the ETA goes by time alone.
-      int64_t bytes = 0;
-      for (int64_t b : sh.slots[window & 1].bytes_finished) bytes += b;
       progress({.now = std::min(a.start, until),
                 .events = a.events,
                 .flows_finished = a.finished,
                 .flows_total = total_flows,
-                .bytes_finished = exchange_ ? 0 : bytes,
-                .bytes_total = exchange_ ? 0 : replicas_[0]->OfferedBytes(),
+                .bytes_finished = a.bytes_finished,
+                .bytes_total = replicas_[0]->OfferedBytes(),
                 .traffic_start = replicas_[0]->TrafficStart()});
     }
     bool over =
@@ -214,6 +210,7 @@ void PartitionedRun::RunThread(uint32_t t, const Simulation::ProgressFn& progres
       over = true;
     }
     if (over) {
+      if (t == 0 && progress) progress({.over = true});
       // The last window's frames land (their arrivals stay pending, counted
       // as in the network, as in the serial run).
       run_phase([&](uint32_t p) { TakeIn(p, window); }, nullptr);
@@ -283,17 +280,18 @@ PartitionedRun::Agreement PartitionedRun::Agree(uint32_t t, uint64_t window) {
   const Shared::Slot& slot = sh.slots[window & 1];
   Agreement a{.start = *std::min_element(slot.next.begin(), slot.next.end()),
               .finished = 0,
+              .bytes_finished = 0,
               .events = 0,
               .stop = slot.stop};
   for (uint32_t i = 0; i < locals_; ++i) {
     a.finished += slot.finished[i];
+    a.bytes_finished += slot.bytes_finished[i];
     a.events += slot.events[i];
   }
   if (!exchange_) return a;
   // Thread 0 agrees with the other ranks; every thread reads its answer.
   if (t == 0) {
-    exchange_->ExchangeWindow(replicas_, first_partition_, (window & 1) * partitioning_.parts,
-                              a.start, a.finished, a.events, a.stop);
+    exchange_->ExchangeWindow(replicas_, first_partition_, (window & 1) * partitioning_.parts, a);
     sh.global = a;
   }
   sh.sync.Wait();

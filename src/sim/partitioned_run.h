@@ -48,12 +48,10 @@
 #include <vector>
 
 #include "sim/partition.h"
+#include "sim/rank_exchange.h"
 #include "sim/simulation.h"
 
 namespace rocesim {
-
-// Between ranks of an MPI job (apps/mpi_rank_exchange.h); null for a run on one machine.
-class RankExchange;
 
 // What a run is cut for: ranks, threads per rank and partitions per rank
 // (0: by the fabric's size), as PartitionForRun takes them.
@@ -120,14 +118,8 @@ class PartitionedRun {
   // After p ran `window`: its earliest pending event (or frame it sent),
   // flows finished and events, into the window's slot.
   void Publish(uint32_t p, uint64_t window);
-  // What every partition (and rank) published after `window`: where the next
-  // window starts (kTimeMax: nothing left), flows finished, events, a stop.
-  struct Agreement {
-    Time start = kTimeMax;
-    uint64_t finished = 0;
-    uint64_t events = 0;
-    bool stop = false;
-  };
+  // What every partition (and rank) published after `window`.
+  using Agreement = WindowAgreement;
   Agreement Agree(uint32_t t, uint64_t window);
   // The next local partition thread t runs in `phase` (its own first, then
   // any another thread has not begun), or -1 when none is left.
@@ -136,9 +128,9 @@ class PartitionedRun {
 
   Scenario scenario_;
   uint32_t threads_;
-  uint32_t locals_ = 0;  // partitions on this machine (or rank)
-  RankExchange* exchange_;
-  std::string files_dir_;  // EnableMonitors' DIR ("" if not called)
+  uint32_t locals_ = 0;     // partitions on this machine (or rank)
+  RankExchange* exchange_;  // between the ranks of an MPI job; null on one machine
+  std::string files_dir_;   // EnableMonitors' DIR ("" if not called)
   bool past_last_meeting_ = false;
   uint32_t first_partition_ = 0;  // of this rank
   Partitioning partitioning_;

@@ -21,17 +21,30 @@ namespace rocesim {
 class Simulation;
 struct Partitioning;
 
+// What the partitions agree on after each window of a partitioned run
+// (sim/partitioned_run.h): where the next window starts (the earliest event
+// pending anywhere, frames in flight included; kTimeMax: nothing left), the
+// flows finished and their bytes (the progress line's measure of work), the
+// events counted, and whether a stop was requested.
+struct WindowAgreement {
+  Time start = kTimeMax;
+  uint64_t finished = 0;
+  int64_t bytes_finished = 0;
+  uint64_t events = 0;
+  bool stop = false;
+};
+
 class RankExchange : public RankGroup {
  public:
   // After a window: sends what the local partitions' outboxes (the set at
   // `base`, Fabric::outbox_base) hold for partitions of other ranks, and
   // empties those; receives what other ranks sent to the local ones, into
-  // Inbox; and turns this rank's earliest pending event (frames it sent
-  // included), flows finished and events counted into the job's, and `stop`
-  // (this rank was asked to stop) into whether any rank was.
+  // Inbox; and turns this rank's `agreement` (over its own partitions) into
+  // the job's: the earliest start, the sums, and whether any rank was asked
+  // to stop.
   virtual void ExchangeWindow(const std::vector<std::unique_ptr<Simulation>>& replicas,
-                              uint32_t first_partition, uint32_t base, Time& next,
-                              uint64_t& finished, uint64_t& events, bool& stop) = 0;
+                              uint32_t first_partition, uint32_t base,
+                              WindowAgreement& agreement) = 0;
   // How this rank's windows went to the others (after the run), for the
   // line the run prints per rank: through shared memory or by message.
   virtual std::string Describe() const = 0;

@@ -45,6 +45,10 @@ std::string ProgressLineText(const RunProgress& p, Time stop, double wall) {
 
 void ProgressLine::Update(const RunProgress& p) {
   if (!enabled_) return;
+  if (p.over) {
+    line_.Clear();
+    return;
+  }
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   if (wall - last_ < 0.25) return;

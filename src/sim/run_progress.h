@@ -26,6 +26,10 @@ struct RunProgress {
   int64_t bytes_finished = 0;  // bytes of the finished flows (0 with bytes_total: unknown)
   int64_t bytes_total = 0;     // of all flows
   Time traffic_start = 0;      // the earliest flow start (the run's idle lead-in ends there)
+  // The last report of a partitioned run, when its windows are over: the line
+  // goes before the partitions merge, so that nothing another MPI rank
+  // prints from then on lands on it.
+  bool over = false;
 };
 
 // Wall seconds left, from `wall` seconds so far; none while no work is
