@@ -4,7 +4,8 @@
 # (ROCESIM_MPI_EXCHANGE=messages), each with the default partition count
 # (sim/partition.h: one per thread on k8 and fat320, four per thread on
 # k32), in turn, for ROUNDS rounds (turns, not
-# blocks: this VM's speed drifts over minutes). Prints each run's wall and
+# blocks: this VM's speed drifts over minutes), each round starting one way
+# further on. Prints each run's wall and
 # CPU seconds (user + sys; for ranks, both ranks and mpirun) and the
 # simulation's own wall seconds (summary.json run.wall_seconds: the windows,
 # without the process's start, the fabric's build, the results' writing or
@@ -43,16 +44,23 @@ run() {  # way round
   awk -v k="$way" -v r="$2" -v w="$wall" -v u="$user" -v s="$sys" -v m="$sim" \
     'BEGIN { printf "%-9s %5s %8s %8.2f %8.2f\n", k, r, w, u + s, m }'
   echo "$way $wall $user $sys $sim" >>"$OUT/all"
-  if [ "$way" != serial ]; then
-    for f in "$OUT/serial$2"/*.csv; do  # every table the scenario writes
+}
+compare() {  # round: every table the scenario writes, against the serial run's
+  local way f
+  for way in threads shared messages; do
+    for f in "$OUT/serial$1"/*.csv; do
       f=$(basename "$f")
-      cmp -s "$OUT/serial$2/$f" "$dir/$f" || { echo "$way: $f differs from serial"; status=1; }
+      cmp -s "$OUT/serial$1/$f" "$OUT/$way$1/$f" || { echo "$way: $f differs from serial"; status=1; }
     done
-  fi
+  done
 }
 printf '%-9s %5s %8s %8s %8s\n' way round wall_s cpu_s sim_s
+WAYS=(serial threads shared messages)
 for r in $(seq "$ROUNDS"); do
-  for way in serial threads shared messages; do run "$way" "$r"; done
+  # Each round starts one way further on, so that no way always follows the
+  # same other (this VM's speed drifts from one run to the next).
+  for i in 0 1 2 3; do run "${WAYS[$(((r - 1 + i) % 4))]}" "$r"; done
+  compare "$r"
 done
 echo "sums over $ROUNDS rounds:"
 awk '{ w[$1] += $2; c[$1] += $3 + $4; m[$1] += $5 }
