@@ -53,7 +53,7 @@ struct PartitionedRun::Shared {
   std::array<std::unique_ptr<Claim[]>, 2> claims;
 
   // MPI: the job's agreement, filled by thread 0 between two barriers.
-  Agreement global;
+  WindowAgreement global;
   bool last_window_clipped = false;  // the last window ran only up to the duration
   bool interrupted = false;          // the partitions agreed to stop early
   // The deadlock detector's samples: each partition's, then everyone's.
@@ -192,7 +192,7 @@ void PartitionedRun::RunThread(uint32_t t, const Simulation::ProgressFn& progres
   // Window 0 only publishes where each partition's first event is.
   run_phase([&](uint32_t p) { Publish(p, 0); }, &sh.slots[0]);
   for (uint64_t window = 0;; ++window) {
-    const Agreement a = Agree(t, window);
+    const WindowAgreement a = Agree(t, window);
     if (t == 0 && progress && a.events - reported >= 0x10000) {
       reported = a.events;
       progress({.now = std::min(a.start, until),
@@ -275,14 +275,14 @@ void PartitionedRun::Publish(uint32_t p, uint64_t window) {
   f.outbox_min_arrive = kTimeMax;
 }
 
-PartitionedRun::Agreement PartitionedRun::Agree(uint32_t t, uint64_t window) {
+WindowAgreement PartitionedRun::Agree(uint32_t t, uint64_t window) {
   Shared& sh = *shared_;
   const Shared::Slot& slot = sh.slots[window & 1];
-  Agreement a{.start = *std::min_element(slot.next.begin(), slot.next.end()),
-              .finished = 0,
-              .bytes_finished = 0,
-              .events = 0,
-              .stop = slot.stop};
+  WindowAgreement a{.start = *std::min_element(slot.next.begin(), slot.next.end()),
+                    .finished = 0,
+                    .bytes_finished = 0,
+                    .events = 0,
+                    .stop = slot.stop};
   for (uint32_t i = 0; i < locals_; ++i) {
     a.finished += slot.finished[i];
     a.bytes_finished += slot.bytes_finished[i];

@@ -116,11 +116,10 @@ class PartitionedRun {
   // Before p runs `window`: takes in window - 1's frames, clears its outboxes for this one.
   void Open(uint32_t p, uint64_t window);
   // After p ran `window`: its earliest pending event (or frame it sent),
-  // flows finished and events, into the window's slot.
+  // flows finished (and their bytes) and events, into the window's slot.
   void Publish(uint32_t p, uint64_t window);
   // What every partition (and rank) published after `window`.
-  using Agreement = WindowAgreement;
-  Agreement Agree(uint32_t t, uint64_t window);
+  WindowAgreement Agree(uint32_t t, uint64_t window);
   // The next local partition thread t runs in `phase` (its own first, then
   // any another thread has not begun), or -1 when none is left.
   int64_t ClaimPartition(uint32_t t, uint64_t phase);
