@@ -2,6 +2,7 @@
 
 #ifdef ROCESIM_HAVE_MPI
 #include <fmt/format.h>
+#include <sys/resource.h>
 #include <sys/statvfs.h>
 
 #include <algorithm>
@@ -30,6 +31,13 @@ size_t SharedMemoryRoom() {
   struct statvfs fs;
   if (statvfs("/dev/shm", &fs) != 0) return SIZE_MAX;
   return static_cast<size_t>(fs.f_bavail) * fs.f_frsize;
+}
+
+// The largest file this process may write (`ulimit -f`; SIZE_MAX: no limit).
+size_t FileSizeLimit() {
+  struct rlimit limit;
+  if (getrlimit(RLIMIT_FSIZE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return SIZE_MAX;
+  return static_cast<size_t>(limit.rlim_cur);
 }
 
 }  // namespace
@@ -89,16 +97,24 @@ std::unique_ptr<NodeWindow> NodeWindow::IfEveryRankIsHere(const Settings& settin
   const size_t mine = (rank == 0 ? kBarrierBytes + slots : slots) + kCacheLine;
   // OpenMPI backs the window with a file in /dev/shm, whose pages are taken
   // as the slots fill: past the space left there a write would end the rank
-  // with SIGBUS mid-run. With too little room, exchange by message instead,
-  // and say so (every rank sees the same /dev/shm).
+  // with SIGBUS mid-run. And a rank that may not write a file that large
+  // (`ulimit -f`) fails to make the window, where OpenMPI 4 leaves the
+  // other ranks waiting inside the call forever (seen: rank 0 under `ulimit
+  // -f 20000` hung the job). Either way, exchange by message instead, and
+  // say so; every rank checks its own limits and all agree.
   const size_t need = static_cast<size_t>(world) * (slots + kCacheLine) + kBarrierBytes;
-  if (const size_t room = SharedMemoryRoom(); room < need) {
+  const size_t room = SharedMemoryRoom(), largest_file = FileSizeLimit();
+  constexpr size_t kFileSlack = size_t{1} << 20;  // the segment's own header and page rounding
+  int fits[2] = {room >= need ? 1 : 0, largest_file >= need + kFileSlack ? 1 : 0};
+  MPI_Allreduce(MPI_IN_PLACE, fits, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (!fits[0] || !fits[1]) {
     if (rank == 0)
       fmt::print(stderr,
-                 "rocesim: note: /dev/shm has {} MiB free and the ranks' shared slots take up to "
-                 "{} MiB: windows go by MPI message (ROCESIM_MPI_SLOT_BYTES makes the slots "
-                 "smaller)\n",
-                 room >> 20, (need + (1 << 20) - 1) >> 20);
+                 "rocesim: note: {} and the ranks' shared slots take up to {} MiB: windows go by "
+                 "MPI message (ROCESIM_MPI_SLOT_BYTES makes the slots smaller)\n",
+                 !fits[0] ? fmt::format("/dev/shm has {} MiB free", room >> 20)
+                          : "a rank may not write a file that large (ulimit -f)",
+                 (need + kFileSlack - 1) >> 20);
     MPI_Comm_free(&node);
     return nullptr;
   }

@@ -96,7 +96,8 @@ class MpiRankExchange final : public RankExchange {
     uint64_t finished;
     int64_t bytes_finished;
     uint64_t events;
-    uint64_t stop;
+    uint32_t stop;
+    uint32_t failed;
   };
   // Where one outbox's contents start in a window's message.
   struct SegmentHeader {
@@ -133,7 +134,7 @@ class MpiRankExchange final : public RankExchange {
   uint32_t Rank() const override { return rank_; }
 
   // After each window every rank tells every other one message: a header
-  // (its next event, flows finished, events counted, stop) and then, per
+  // (its next event, flows finished, events counted, stop, failure) and then, per
   // local partition with frames for a partition of another rank, a segment:
   // that outbox's frames, INT stacks and RCM notifications, each copied
   // whole. Readers take the segments for their own partitions, in place,
@@ -161,8 +162,8 @@ class MpiRankExchange final : public RankExchange {
     const auto parity = static_cast<uint32_t>(windows_++ & 1);
     first_ = first_partition;
     threads_ = threads;
-    const WindowHeader mine{agreed.start, agreed.finished, agreed.bytes_finished, agreed.events,
-                            agreed.stop ? 1u : 0u};
+    const WindowHeader mine{agreed.start,  agreed.finished,       agreed.bytes_finished,
+                            agreed.events, agreed.stop ? 1u : 0u, agreed.failed ? 1u : 0u};
     inbox_.resize(threads);
     for (auto& in : inbox_) in.clear();
     recv_.resize(ranks_);
@@ -294,6 +295,7 @@ class MpiRankExchange final : public RankExchange {
     agreed.bytes_finished += theirs.bytes_finished;
     agreed.events += theirs.events;
     agreed.stop |= theirs.stop != 0;
+    agreed.failed |= theirs.failed != 0;
     while (at < end) {
       const auto seg = Read<SegmentHeader>(at);
       if (seg.part - first_ >= threads_) {

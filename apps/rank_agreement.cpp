@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <exception>
 #include <filesystem>
+#include <stdexcept>
 #include <string_view>
 
 #include "apps/error_report.h"
@@ -25,6 +26,28 @@ void AfterTheLineIsOut(RankGroup& ranks) {
   ranks.GatherAll({&here, 1});
 }
 
+// When `error` (this rank's failure, or null) or another rank's is set:
+// the lowest rank that failed prints its error (naming itself when
+// `name_the_rank`), and every rank throws JobEnded with its status.
+void EndIfAnyRankFailed(RankGroup& ranks, const std::exception_ptr& error, bool name_the_rank) {
+  const uint32_t me = ranks.Rank(), n = ranks.Ranks();
+  ErrorReport report = error ? DescribeError(error) : ErrorReport{0, ""};
+  constexpr std::string_view kError = "rocesim: error: ";
+  if (name_the_rank && report.line.starts_with(kError))
+    report.line.insert(kError.size(), fmt::format("rank {}: ", me));
+  const uint64_t status = static_cast<uint64_t>(report.status);
+  const std::vector<uint64_t> statuses = ranks.GatherAll({&status, 1});
+  for (uint32_t r = 0; r < n; ++r) {
+    if (statuses[r] == 0) continue;
+    if (r == me) {
+      std::fputs(report.line.c_str(), stderr);
+      std::fflush(stderr);
+    }
+    AfterTheLineIsOut(ranks);
+    throw JobEnded{static_cast<int>(statuses[r])};
+  }
+}
+
 }  // namespace
 
 void OnEveryRank(RankGroup* ranks, const std::function<std::vector<AgreedValue>()>& step,
@@ -39,19 +62,7 @@ void OnEveryRank(RankGroup* ranks, const std::function<std::vector<AgreedValue>(
   }
   if (ranks == nullptr) return;
   const uint32_t me = ranks->Rank(), n = ranks->Ranks();
-
-  const ErrorReport report = error ? DescribeError(error) : ErrorReport{0, ""};
-  const uint64_t status = static_cast<uint64_t>(report.status);
-  const std::vector<uint64_t> statuses = ranks->GatherAll({&status, 1});
-  for (uint32_t r = 0; r < n; ++r) {
-    if (statuses[r] == 0) continue;
-    if (r == me) {
-      std::fputs(report.line.c_str(), stderr);
-      std::fflush(stderr);
-    }
-    AfterTheLineIsOut(*ranks);
-    throw JobEnded{static_cast<int>(statuses[r])};
-  }
+  EndIfAnyRankFailed(*ranks, error, false);
 
   if (mine.empty()) return;  // nothing to compare (the same on every rank: the same step)
   std::vector<uint64_t> values;
@@ -74,6 +85,12 @@ void OnEveryRank(RankGroup* ranks, const std::function<std::vector<AgreedValue>(
       AfterTheLineIsOut(*ranks);
       throw JobEnded{2};
     }
+}
+
+void EndJobTogether(RankGroup& ranks, const std::exception_ptr& error) {
+  EndIfAnyRankFailed(ranks, error, true);
+  // Not reached: the run ends together only when a partition failed.
+  throw std::logic_error("the ranks ended a run together, but no rank failed");
 }
 
 std::vector<AgreedValue> BuildValues() {

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -71,6 +72,13 @@ class Digest {
 // `what_to_do` ends that message: what the user must give every rank alike.
 void OnEveryRank(RankGroup* ranks, const std::function<std::vector<AgreedValue>()>& step,
                  std::string_view what_to_do = kSameRunEverywhere);
+
+// After a partitioned run ended because a partition failed, on every rank
+// at the same point (PartitionedRun::FailedTogether): the lowest rank whose
+// partition failed prints its error, naming itself ("rocesim: error: rank
+// 1: cannot write ..."), and every rank throws JobEnded with that error's
+// status. `error` is this rank's failure, null when its partitions ran well.
+[[noreturn]] void EndJobTogether(RankGroup& ranks, const std::exception_ptr& error);
 
 // What the ranks must agree on before anything else: the build they run
 // (version and git commit, core/build_info.h). Ranks on machines with

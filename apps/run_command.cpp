@@ -130,12 +130,17 @@ int Finish(const Simulation& sim, const RunStats& stats, ResultsDir& results,
   return StoppedExitStatus();
 }
 
-// Runs the partitions. A rank of an MPI job that fails mid-run says why and
-// ends the whole job: the other ranks would wait for its next window forever
-// (and MPI_Finalize, on the way out, for them). Past the run's last meeting
-// of the ranks (rank 0 merging what they sent) nobody waits for anybody:
-// the error ends this rank alone, through the usual error report. The
-// scratch directory goes first, as MPI_Abort ends the process unwound.
+// Runs the partitions. When a partition of an MPI job's run fails, every
+// rank leaves the run at the same point (PartitionedRun::FailedTogether):
+// the rank that failed says why, once, and every rank ends with its status,
+// unwinding (rank 0 removes the results' staging directory, the others
+// their scratch directories). Past the run's last meeting of the ranks
+// (rank 0 merging what they sent) nobody waits for anybody: the error ends
+// this rank alone, through the usual error report. Any other failure (the
+// exchange itself) says why and ends the whole job: the other ranks would
+// wait for this rank's next window forever (and MPI_Finalize, on the way
+// out, for them). The scratch directory goes first, as MPI_Abort ends the
+// process unwound.
 RunStats RunOrEndJob(PartitionedRun& run, const Simulation::ProgressFn& update, RankExchange* ranks,
                      std::optional<ScratchDir>& scratch) {
   if (ranks == nullptr) return run.Run(update);
@@ -143,6 +148,12 @@ RunStats RunOrEndJob(PartitionedRun& run, const Simulation::ProgressFn& update, 
     return run.Run(update);
   } catch (const std::exception& e) {
     if (run.PastLastMeeting()) throw;
+    if (run.FailedTogether()) {
+      StopSignalsAfterFailure();
+      EndJobTogether(*ranks, dynamic_cast<const FailedOnAnotherRank*>(&e)
+                                 ? nullptr
+                                 : std::current_exception());
+    }
     fmt::print(stderr, "rocesim: error: rank {}: {}\n", ranks->Rank(), e.what());
     std::fflush(stderr);
     if (scratch) scratch->Remove();

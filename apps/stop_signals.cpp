@@ -11,8 +11,10 @@ namespace {
 
 volatile sig_atomic_t announce_stop = 0;
 volatile sig_atomic_t in_setup = 0;
+volatile sig_atomic_t failed = 0;
 
 extern "C" void OnStopSignal(int signal) {
+  if (failed) _exit(128 + signal);  // the failure was said; nothing is kept
   if (in_setup) {
     // Nothing measured yet: end now (the next run removes the staging
     // directory left beside the results).
@@ -51,6 +53,10 @@ void InstallStopSignals(bool announce) {
 
 void StopSignalsAtWindows() {
   in_setup = 0;
+}
+
+void StopSignalsAfterFailure() {
+  failed = 1;
 }
 
 }  // namespace rocesim

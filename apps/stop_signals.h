@@ -13,6 +13,11 @@ void InstallStopSignals(bool announce);
 // The fabric is built and the run begins: from now on a signal stops it at a
 // window boundary.
 void StopSignalsAtWindows();
+// The run failed and writes nothing: from now on a signal ends the process
+// at once, saying nothing more. Under mpirun this is how the ranks of a job
+// that failed together end (mpirun sends SIGTERM to the ranks still exiting
+// once one has exited with an error): not "stopping at the next window".
+void StopSignalsAfterFailure();
 // The exit status of a run that stopped on request: 128 + the signal, as a
 // shell reports a process that the signal ended (130 for SIGINT, 143 for
 // SIGTERM); 130 on an MPI rank that stopped because another rank was asked.

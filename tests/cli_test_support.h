@@ -38,6 +38,13 @@ inline CliRun RunRocesimCli(const std::string& args, const std::string& log,
   return r;
 }
 
+// How many times `what` occurs in `text` (a message printed once, not per rank).
+inline int CountOf(const std::string& text, const std::string& what) {
+  int n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
 inline bool HaveMpirun() {
   return std::system("command -v mpirun >/dev/null 2>&1") == 0;
 }

@@ -63,12 +63,6 @@ traffic:
   - {type: incast, senders: "0-3", receiver: 7, size: 100KB, start: 10us}
 )";
 
-int Count(const std::string& text, const std::string& what) {
-  int n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
 class RankAgreementCli : public test::CliTest {
  protected:
   void SetUp() override {
@@ -99,8 +93,8 @@ TEST_F(RankAgreementCli, AScenarioErrorIsSaidOnceByTwoRanks) {
   const CliRun r = test::RunRocesimCli("run '" + bad + "' -q -o '" + dir_ + "out'",
                                        dir_ + "mpi.log", "timeout 120 " + test::MpirunPrefix(2));
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_EQ(Count(r.output, "rocesim: error:"), 1) << r.output;
-  EXPECT_EQ(Count(r.output, "bad.yaml:3:24: topology: unknown key 'hostz'"), 1) << r.output;
+  EXPECT_EQ(test::CountOf(r.output, "rocesim: error:"), 1) << r.output;
+  EXPECT_EQ(test::CountOf(r.output, "bad.yaml:3:24: topology: unknown key 'hostz'"), 1) << r.output;
   EXPECT_FALSE(std::filesystem::exists(dir_ + "out"));
 }
 
@@ -112,7 +106,7 @@ TEST_F(RankAgreementCli, ARankThatFailsAloneEndsTheJob) {
   for (const auto& [first, second] : {std::pair{good, bad}, std::pair{bad, good}}) {
     const CliRun r = TwoRanks(first, second);
     EXPECT_EQ(r.exit_code, 2) << r.output;
-    EXPECT_EQ(Count(r.output, "rocesim: error:"), 1) << r.output;
+    EXPECT_EQ(test::CountOf(r.output, "rocesim: error:"), 1) << r.output;
     EXPECT_NE(r.output.find("bad.yaml"), std::string::npos) << r.output;
     EXPECT_FALSE(std::filesystem::exists(dir_ + "out")) << "the results directory is left out";
   }
@@ -125,7 +119,7 @@ TEST_F(RankAgreementCli, ARankThatFailsAloneEndsTheJob) {
   Write("a-file", "");
   const CliRun r = TwoRanks(monitored, monitored, "out", "-x TMPDIR='" + dir_ + "a-file' ");
   EXPECT_EQ(r.exit_code, 1) << r.output;
-  EXPECT_EQ(Count(r.output, "rocesim: error:"), 1) << r.output;
+  EXPECT_EQ(test::CountOf(r.output, "rocesim: error:"), 1) << r.output;
   EXPECT_NE(r.output.find("cannot create a scratch directory " + dir_ +
                           "a-file/rocesim-rank1-XXXXXX: Not a directory"),
             std::string::npos)
@@ -159,7 +153,7 @@ TEST_F(RankAgreementCli, CheckUnderMpirunShowsTheJobsCut) {
   const CliRun r = test::RunRocesimCli("run " + sc + " --check", dir_ + "mpi.log",
                                        "timeout 120 " + test::MpirunPrefix(2));
   EXPECT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_EQ(Count(r.output, " is valid: "), 1) << r.output;
+  EXPECT_EQ(test::CountOf(r.output, " is valid: "), 1) << r.output;
   EXPECT_NE(r.output.find("; partitions 2 ("), std::string::npos) << r.output;
   EXPECT_NE(r.output.find(" (2 ranks x 1 partition)"), std::string::npos) << r.output;
   // Rank 1 asks for 2 threads: the cut is for the most any rank asked for.
@@ -179,7 +173,7 @@ TEST_F(RankAgreementCli, RanksThatSetUpDifferentRunsAreRefused) {
   EXPECT_NE(r.output.find(differ + "scenario (its file, --set and --seed, resolved);"),
             std::string::npos)
       << r.output;
-  EXPECT_EQ(Count(r.output, "rocesim: error:"), 1) << r.output;
+  EXPECT_EQ(test::CountOf(r.output, "rocesim: error:"), 1) << r.output;
   r = TwoRanks(sc, sc + " --set switch.ecn.kmin=10KB");
   EXPECT_NE(r.output.find(differ + "scenario"), std::string::npos) << r.output;
 
@@ -239,7 +233,7 @@ TEST_F(RankAgreementCli, RanksRunningDifferentBuildsAreRefused) {
       << r.output;
   EXPECT_NE(r.output.find("every rank must run the same rocesim build"), std::string::npos)
       << r.output;
-  EXPECT_EQ(Count(r.output, "rocesim: error:"), 1) << r.output;
+  EXPECT_EQ(test::CountOf(r.output, "rocesim: error:"), 1) << r.output;
   EXPECT_FALSE(std::filesystem::exists(dir_ + "out"));
 }
 

@@ -28,7 +28,7 @@ Scenario ParseWorkloadScenario(const std::string& yaml, const std::string& base_
   return ParseScenarioText(yaml, "x.yaml", base_dir, {}, std::nullopt);
 }
 
-std::string ErrorOf(const std::string& yaml, const std::string& base_dir = "") {
+std::string WorkloadErrorOf(const std::string& yaml, const std::string& base_dir = "") {
   try {
     ParseWorkloadScenario(yaml, base_dir);
   } catch (const ScenarioError& e) {
@@ -488,9 +488,9 @@ TEST(WorkloadReader, UserCdfFileRelativeToScenario) {
   EXPECT_EQ(s.traffic[0].cdf_name, "mine.txt");
   EXPECT_NE(s.yaml_as_run.find(dir + "mine.txt"), std::string::npos);  // made absolute
   std::ofstream(dir + "bad.txt") << "1000 0\n3000 90\n";
-  EXPECT_EQ(ErrorOf("topology: {type: star, hosts: 4}\n"
-                    "traffic: [{type: poisson, load: 10%, cdf: bad.txt, span: 1ms}]\n",
-                    dir),
+  EXPECT_EQ(WorkloadErrorOf("topology: {type: star, hosts: 4}\n"
+                            "traffic: [{type: poisson, load: 10%, cdf: bad.txt, span: 1ms}]\n",
+                            dir),
             "x.yaml:2:43: traffic.0.cdf: " + dir +
                 "bad.txt: the last cumulative percent must be 100, got 90");
 }
@@ -498,74 +498,76 @@ TEST(WorkloadReader, UserCdfFileRelativeToScenario) {
 TEST(WorkloadReader, Errors) {
   const std::string m = "topology: {type: star, hosts: 8}\ntraffic: [";
   const std::string p = m + "{type: poisson, ";
-  EXPECT_EQ(ErrorOf(p + "load: 30%, cdf: websarch, span: 1ms}]"),
+  EXPECT_EQ(WorkloadErrorOf(p + "load: 30%, cdf: websarch, span: 1ms}]"),
             R"(x.yaml:2:43: traffic.0.cdf: unknown CDF "websarch"; built-in CDFs are websearch, )"
             "fb_hadoop, datamining, ali_storage_2019, google_rpc_2008 (a file name needs a '/' "
             "or '.', e.g. ./websarch.txt); did you mean 'websearch'?");
-  EXPECT_EQ(ErrorOf(p + "load: 30%, cdf: zzz, span: 1ms}]"),
+  EXPECT_EQ(WorkloadErrorOf(p + "load: 30%, cdf: zzz, span: 1ms}]"),
             R"(x.yaml:2:43: traffic.0.cdf: unknown CDF "zzz"; built-in CDFs are websearch, )"
             "fb_hadoop, datamining, ali_storage_2019, google_rpc_2008 (a file name needs a '/' "
             "or '.', e.g. ./zzz.txt)");
   EXPECT_EQ(
-      ErrorOf(p + "load: 120%, cdf: websearch, span: 1ms}]"),
+      WorkloadErrorOf(p + "load: 120%, cdf: websearch, span: 1ms}]"),
       R"(x.yaml:2:33: traffic.0.load: expected a fraction greater than 0 and at most 1, got "120%")");
   EXPECT_EQ(
-      ErrorOf(p + "load: 0, cdf: websearch, span: 1ms}]"),
+      WorkloadErrorOf(p + "load: 0, cdf: websearch, span: 1ms}]"),
       R"(x.yaml:2:33: traffic.0.load: expected a fraction greater than 0 and at most 1, got "0")");
-  const std::string missing = ErrorOf(p + "load: 30%, cdf: /nonexistent/x.txt, span: 1ms}]");
+  const std::string missing =
+      WorkloadErrorOf(p + "load: 30%, cdf: /nonexistent/x.txt, span: 1ms}]");
   EXPECT_EQ(missing,
             "x.yaml:2:43: traffic.0.cdf: cannot open CDF file '/nonexistent/x.txt': No such file "
             "or directory");
-  EXPECT_EQ(ErrorOf(p + "load: 30%, cdf: websearch}]"),
+  EXPECT_EQ(WorkloadErrorOf(p + "load: 30%, cdf: websearch}]"),
             "x.yaml:2:11: traffic.0: missing required key 'span' (how long arrivals last, e.g. "
             "10ms)");
-  EXPECT_EQ(ErrorOf(p + "load: 30%, span: 1ms}]"),
+  EXPECT_EQ(WorkloadErrorOf(p + "load: 30%, span: 1ms}]"),
             "x.yaml:2:11: traffic.0: missing required key 'cdf' (a flow-size CDF: one of "
             "websearch, fb_hadoop, datamining, ali_storage_2019, google_rpc_2008, or a file)");
-  EXPECT_EQ(ErrorOf(p + "load: 30%, cdf: websearch, span: 1ms, groups: 3}]"),
+  EXPECT_EQ(WorkloadErrorOf(p + "load: 30%, cdf: websearch, span: 1ms, groups: 3}]"),
             "x.yaml:2:73: traffic.0.groups: expected a number of groups that divides the 8 "
             "participating hosts, got \"3\"");
-  EXPECT_EQ(ErrorOf(p + "load: 30%, cdf: websearch, span: 1ms, group_size: 1}]"),
+  EXPECT_EQ(WorkloadErrorOf(p + "load: 30%, cdf: websearch, span: 1ms, group_size: 1}]"),
             R"(x.yaml:2:77: traffic.0.group_size: expected an integer from 2 to 8, got "1")");
-  EXPECT_EQ(ErrorOf(p + "load: 30%, cdf: websearch, span: 1ms, groups: 2, group_size: 4}]"),
+  EXPECT_EQ(WorkloadErrorOf(p + "load: 30%, cdf: websearch, span: 1ms, groups: 2, group_size: 4}]"),
             "x.yaml:2:76: traffic.0.group_size: give either groups or group_size, not both");
-  EXPECT_EQ(ErrorOf(p + "load: 30%, cdf: websearch, span: 1ms, hot_fraction: 10%}]"),
+  EXPECT_EQ(WorkloadErrorOf(p + "load: 30%, cdf: websearch, span: 1ms, hot_fraction: 10%}]"),
             "x.yaml:2:65: traffic.0.hot_fraction applies to type hotspot, not poisson");
-  EXPECT_EQ(ErrorOf(p + "load: 30%, cdf: websearch, span: 1ms, hosts: [1, 2, 1]}]"),
+  EXPECT_EQ(WorkloadErrorOf(p + "load: 30%, cdf: websearch, span: 1ms, hosts: [1, 2, 1]}]"),
             "x.yaml:2:72: traffic.0.hosts: host 1 is listed twice");
-  EXPECT_EQ(ErrorOf(p + "load: 30%, cdf: websearch, span: 1ms, hosts: [3]}]"),
+  EXPECT_EQ(WorkloadErrorOf(p + "load: 30%, cdf: websearch, span: 1ms, hosts: [3]}]"),
             R"(x.yaml:2:72: traffic.0.hosts: expected at least two hosts, got a list)");
-  EXPECT_EQ(ErrorOf(m + "{type: hotspot, load: 30%, cdf: websearch, span: 1ms, tag: x}]"),
+  EXPECT_EQ(WorkloadErrorOf(m + "{type: hotspot, load: 30%, cdf: websearch, span: 1ms, tag: x}]"),
             "x.yaml:2:65: traffic.0.tag applies to types incast, flow_file, poisson, "
             "permutation, all_to_all, microburst, collective, dependency_file and aicb_workload, "
             "not hotspot");
-  EXPECT_EQ(ErrorOf(m + "{type: permutation}]"),
+  EXPECT_EQ(WorkloadErrorOf(m + "{type: permutation}]"),
             "x.yaml:2:11: traffic.0: missing required key 'size' (bytes each flow sends)");
-  EXPECT_EQ(ErrorOf(m + "{type: all_to_all, size: 1KB, load: 10%}]"),
+  EXPECT_EQ(WorkloadErrorOf(m + "{type: all_to_all, size: 1KB, load: 10%}]"),
             "x.yaml:2:41: traffic.0.load applies to types poisson and hotspot, not all_to_all");
-  EXPECT_EQ(ErrorOf(m + "{type: microburst, src: 1, dst: 1, duration: 20us}]"),
+  EXPECT_EQ(WorkloadErrorOf(m + "{type: microburst, src: 1, dst: 1, duration: 20us}]"),
             R"(x.yaml:2:43: traffic.0.dst: expected a host other than src (1), got "1")");
-  EXPECT_EQ(ErrorOf(m + "{type: microburst, src: 1, dst: 2, duration: 0}]"),
+  EXPECT_EQ(WorkloadErrorOf(m + "{type: microburst, src: 1, dst: 2, duration: 0}]"),
             R"(x.yaml:2:56: traffic.0.duration: expected a time greater than 0, got "0")");
-  EXPECT_EQ(ErrorOf(m + "{type: incast, senders: [1], receiver: 0, size: 1KB, period: 1us}]"),
-            "x.yaml:2:11: traffic.0: missing required key 'count' (how many incasts, one every "
-            "period)");
-  EXPECT_EQ(ErrorOf(m + "{type: incast, senders: [1], receiver: 0, size: 1KB, count: 2}]"),
+  EXPECT_EQ(
+      WorkloadErrorOf(m + "{type: incast, senders: [1], receiver: 0, size: 1KB, period: 1us}]"),
+      "x.yaml:2:11: traffic.0: missing required key 'count' (how many incasts, one every "
+      "period)");
+  EXPECT_EQ(WorkloadErrorOf(m + "{type: incast, senders: [1], receiver: 0, size: 1KB, count: 2}]"),
             "x.yaml:2:11: traffic.0: missing required key 'period' (the time between incasts "
             "when count > 1)");
-  EXPECT_EQ(ErrorOf(m + "{type: flows, flows: [], tag: x}]"),
+  EXPECT_EQ(WorkloadErrorOf(m + "{type: flows, flows: [], tag: x}]"),
             "x.yaml:2:36: traffic.0.tag applies to types incast, flow_file, poisson, "
             "permutation, all_to_all, microburst, collective, dependency_file and aicb_workload, "
             "not flows (set "
             "it on each flow)");
-  EXPECT_EQ(ErrorOf(m + "{type: possion}]"),
+  EXPECT_EQ(WorkloadErrorOf(m + "{type: possion}]"),
             R"(x.yaml:2:18: traffic.0.type: expected one of flows, incast, flow_file, poisson, )"
             R"(hotspot, permutation, all_to_all, microburst, collective, dependency_file, )"
             R"(aicb_workload, got )"
             R"("possion"; did you mean )"
             R"('poisson'?)");
-  EXPECT_EQ(ErrorOf("topology: {type: star, hosts: 1}\n"
-                    "traffic: [{type: all_to_all, size: 1KB}]"),
+  EXPECT_EQ(WorkloadErrorOf("topology: {type: star, hosts: 1}\n"
+                            "traffic: [{type: all_to_all, size: 1KB}]"),
             "x.yaml:2:11: traffic.0: needs at least two hosts; the topology has 1");
 }
 

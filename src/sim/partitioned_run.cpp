@@ -41,6 +41,7 @@ struct PartitionedRun::Shared {
     std::vector<int64_t> bytes_finished;  // ... and their bytes (progress line only)
     std::vector<uint64_t> events;         // ... events counted
     bool stop = false;                    // thread 0 saw a stop request (one reader: one answer)
+    std::atomic<bool> failed{false};      // a partition threw in the window (RunThread)
   };
   std::array<Slot, 2> slots;
   SpinBarrier sync;
@@ -56,6 +57,12 @@ struct PartitionedRun::Shared {
   WindowAgreement global;
   bool last_window_clipped = false;  // the last window ran only up to the duration
   bool interrupted = false;          // the partitions agreed to stop early
+  bool failed = false;               // ... or to end because a partition failed
+  // A partition that threw in a phase: its exception (per thread: the first
+  // it met), and which partitions threw (per local partition: they run no
+  // more of the window).
+  std::vector<std::exception_ptr> failures;
+  std::vector<uint8_t> failed_parts;
   // The deadlock detector's samples: each partition's, then everyone's.
   std::vector<DeadlockSample> samples;
   std::vector<DeadlockSample> all_samples;
@@ -114,6 +121,8 @@ PartitionedRun::PartitionedRun(const Scenario& scenario, uint32_t threads, RankE
     if (e) std::rethrow_exception(e);
   shared_ = std::make_unique<Shared>(threads_, locals_);
   shared_->samples.resize(locals_);
+  shared_->failures.resize(threads_);
+  shared_->failed_parts.assign(locals_, 0);
   busy_.assign(locals_, 0);
 }
 
@@ -172,12 +181,27 @@ void PartitionedRun::RunThread(uint32_t t, const Simulation::ProgressFn& progres
   const Time quantum = replicas_[0]->quantum();
   uint64_t reported = 0;
   uint64_t phase = 0;
-  // Runs `body` on every partition this thread claims in this phase, then
-  // meets the others; the phase's claims are then reset for its next use.
-  // Thread 0 also votes into `vote` whether a stop was requested.
-  auto run_phase = [&](auto&& body, Shared::Slot* vote) {
-    for (int64_t p; (p = ClaimPartition(t, phase)) >= 0;) body(static_cast<uint32_t>(p));
-    if (t == 0 && vote) vote->stop = StopRequested();
+  // Runs `body` on every partition this thread claims in this phase of the
+  // window whose slot is `slot`, then meets the others; the phase's claims
+  // are then reset for its next use. Thread 0 also votes into `slot`, when
+  // `vote`, whether a stop was requested. A partition that throws runs no
+  // more of the window, and says so in `slot`: the window's agreement then
+  // ends the run on every thread and rank alike (Run rethrows the failure),
+  // where leaving the barrier would leave the other ranks waiting for this
+  // one.
+  auto run_phase = [&](auto&& body, Shared::Slot& slot, bool vote) {
+    for (int64_t claimed; (claimed = ClaimPartition(t, phase)) >= 0;) {
+      const auto p = static_cast<uint32_t>(claimed);
+      if (sh.failed_parts[p]) continue;
+      try {
+        body(p);
+      } catch (...) {
+        if (!sh.failures[t]) sh.failures[t] = std::current_exception();
+        sh.failed_parts[p] = 1;
+        slot.failed.store(true, std::memory_order_relaxed);
+      }
+    }
+    if (t == 0 && vote) slot.stop = StopRequested();
     sh.sync.Wait();
     // Every thread finished claiming from this phase's set before the
     // barrier, and none claims from it again before the next one.
@@ -190,7 +214,7 @@ void PartitionedRun::RunThread(uint32_t t, const Simulation::ProgressFn& progres
     busy_[p] += std::chrono::duration<double>(std::chrono::steady_clock::now() - from).count();
   };
   // Window 0 only publishes where each partition's first event is.
-  run_phase([&](uint32_t p) { Publish(p, 0); }, &sh.slots[0]);
+  run_phase([&](uint32_t p) { Publish(p, 0); }, sh.slots[0], true);
   for (uint64_t window = 0;; ++window) {
     const WindowAgreement a = Agree(t, window);
     if (t == 0 && progress && a.events - reported >= 0x10000) {
@@ -203,6 +227,11 @@ void PartitionedRun::RunThread(uint32_t t, const Simulation::ProgressFn& progres
                 .bytes_total = replicas_[0]->OfferedBytes(),
                 .traffic_start = replicas_[0]->TrafficStart()});
     }
+    if (a.failed) {  // no results: the last window's frames are not taken in
+      if (t == 0) sh.failed = true;
+      if (t == 0 && progress) progress({.over = true});
+      return;
+    }
     bool over =
         (total_flows > 0 && a.finished == total_flows) || a.start == kTimeMax || a.start > until;
     if (a.stop && !over) {  // every partition and rank sees the same answer here
@@ -213,7 +242,7 @@ void PartitionedRun::RunThread(uint32_t t, const Simulation::ProgressFn& progres
       if (t == 0 && progress) progress({.over = true});
       // The last window's frames land (their arrivals stay pending, counted
       // as in the network, as in the serial run).
-      run_phase([&](uint32_t p) { TakeIn(p, window); }, nullptr);
+      run_phase([&](uint32_t p) { TakeIn(p, window); }, sh.slots[(window + 1) & 1], false);
       return;
     }
     const uint64_t next = window + 1;
@@ -235,7 +264,7 @@ void PartitionedRun::RunThread(uint32_t t, const Simulation::ProgressFn& progres
             }
             timed(p, [&] { sh.samples[p] = replicas_[p]->RunThroughDeadlockCheck(check); });
           },
-          nullptr);
+          sh.slots[next & 1], false);
       if (t == 0)
         sh.all_samples = exchange_ ? exchange_->AllDeadlockSamples(sh.samples) : sh.samples;
       sh.sync.Wait();
@@ -251,7 +280,7 @@ void PartitionedRun::RunThread(uint32_t t, const Simulation::ProgressFn& progres
           timed(p, [&] { replicas_[p]->RunEvents(last, nullptr); });
           Publish(p, next);
         },
-        &sh.slots[next & 1]);
+        sh.slots[next & 1], true);
     if (t == 0) ++windows_;
   }
 }
@@ -282,7 +311,8 @@ WindowAgreement PartitionedRun::Agree(uint32_t t, uint64_t window) {
                     .finished = 0,
                     .bytes_finished = 0,
                     .events = 0,
-                    .stop = slot.stop};
+                    .stop = slot.stop,
+                    .failed = slot.failed.load(std::memory_order_relaxed)};
   for (uint32_t i = 0; i < locals_; ++i) {
     a.finished += slot.finished[i];
     a.bytes_finished += slot.bytes_finished[i];
@@ -372,7 +402,7 @@ RunStats PartitionedRun::Run(const Simulation::ProgressFn& progress) {
   run_thread(0, progress);
   for (std::thread& w : workers) w.join();
   RethrowFirstFailure(errors);
-  for (const auto& replica : replicas_) replica->FinishMonitors();
+  EndIfAPartitionFailed();
   Merge(stats);  // collective under MPI: every rank has flushed its files past it
   const std::string lost = exchange_ ? exchange_->CollectFiles(files_dir_) : "";
   past_last_meeting_ = true;
@@ -395,6 +425,32 @@ RunStats PartitionedRun::Run(const Simulation::ProgressFn& progress) {
   stats.threads = threads_;
   stats.partitions = partitioning_.parts;
   return stats;
+}
+
+void PartitionedRun::EndIfAPartitionFailed() {
+  Shared& sh = *shared_;
+  std::exception_ptr failure;
+  for (const std::exception_ptr& e : sh.failures)
+    if (e && !failure) failure = e;
+  bool failed = sh.failed;  // in a window: every rank knows
+  if (!failed) {
+    // After the windows (taking in the last one's frames, flushing the
+    // monitors' files): the ranks must agree here, before the merge.
+    if (!failure) try {
+        for (const auto& replica : replicas_) replica->FinishMonitors();
+      } catch (...) {
+        failure = std::current_exception();
+      }
+    failed = failure != nullptr;
+    if (exchange_) {
+      const uint64_t mine = failed ? 1 : 0;
+      for (const uint64_t f : exchange_->GatherAll({&mine, 1})) failed |= f != 0;
+    }
+  }
+  if (!failed) return;
+  failed_together_ = true;
+  if (failure) std::rethrow_exception(failure);
+  throw FailedOnAnotherRank();
 }
 
 void PartitionedRun::Merge(RunStats& stats) {

@@ -44,6 +44,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,13 @@ struct CutRequest {
 // alike and each has a partition for every thread it runs (more than that
 // are shared, as with --partitions). Collective under MPI.
 CutRequest AgreeOnCut(RankExchange* exchange, uint32_t threads, uint32_t partitions);
+
+// Thrown by PartitionedRun::Run on the ranks of an MPI job whose own
+// partitions ran well when another rank's partition failed: that rank says
+// why (apps/rank_agreement.h).
+struct FailedOnAnotherRank : std::runtime_error {
+  FailedOnAnotherRank() : std::runtime_error("a partition on another rank failed") {}
+};
 
 class PartitionedRun {
  public:
@@ -95,7 +103,14 @@ class PartitionedRun {
   void EnableMonitors(const std::string& dir);
   // Runs to the scenario's duration (or until every flow finished), then
   // merges what the replicas measured into result() (on rank 0 of an MPI job).
+  // A partition that fails (throws: a monitor file it cannot write) ends
+  // the run at the end of its window, on every thread and rank: Run then
+  // throws its exception, or FailedOnAnotherRank on the other ranks, all
+  // at the same point (FailedTogether).
   RunStats Run(const Simulation::ProgressFn& progress = nullptr);
+  // Whether Run threw because a partition failed, on every rank alike: no
+  // rank is left waiting for another, so the ranks can meet to say why.
+  bool FailedTogether() const { return failed_together_; }
   // Whether Run has passed its last meeting of the ranks (the files sent to
   // rank 0): a failure from there on leaves no rank waiting for another.
   bool PastLastMeeting() const { return past_last_meeting_; }
@@ -123,6 +138,10 @@ class PartitionedRun {
   // The next local partition thread t runs in `phase` (its own first, then
   // any another thread has not begun), or -1 when none is left.
   int64_t ClaimPartition(uint32_t t, uint64_t phase);
+  // After the windows: throws (FailedTogether) if a partition of any rank
+  // failed in them, or after them (taking in the last window's frames,
+  // flushing the monitors' files, which it does); collective under MPI.
+  void EndIfAPartitionFailed();
   void Merge(RunStats& stats);
 
   Scenario scenario_;
@@ -131,6 +150,7 @@ class PartitionedRun {
   RankExchange* exchange_;  // between the ranks of an MPI job; null on one machine
   std::string files_dir_;   // EnableMonitors' DIR ("" if not called)
   bool past_last_meeting_ = false;
+  bool failed_together_ = false;
   uint32_t first_partition_ = 0;  // of this rank
   Partitioning partitioning_;
   std::vector<std::unique_ptr<Simulation>> replicas_;  // per local partition

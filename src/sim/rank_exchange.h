@@ -25,13 +25,16 @@ struct Partitioning;
 // (sim/partitioned_run.h): where the next window starts (the earliest event
 // pending anywhere, frames in flight included; kTimeMax: nothing left), the
 // flows finished and their bytes (the progress line's measure of work), the
-// events counted, and whether a stop was requested.
+// events counted, whether a stop was requested, and whether a partition
+// failed (threw: a file it could not write, memory it could not get), which
+// ends the run there, on every rank, without results.
 struct WindowAgreement {
   Time start = kTimeMax;
   uint64_t finished = 0;
   int64_t bytes_finished = 0;
   uint64_t events = 0;
   bool stop = false;
+  bool failed = false;
 };
 
 class RankExchange : public RankGroup {
@@ -41,7 +44,7 @@ class RankExchange : public RankGroup {
   // empties those; receives what other ranks sent to the local ones, into
   // Inbox; and turns this rank's `agreement` (over its own partitions) into
   // the job's: the earliest start, the sums, and whether any rank was asked
-  // to stop.
+  // to stop or had a partition fail.
   virtual void ExchangeWindow(const std::vector<std::unique_ptr<Simulation>>& replicas,
                               uint32_t first_partition, uint32_t base,
                               WindowAgreement& agreement) = 0;
