@@ -387,9 +387,11 @@ RunStats PartitionedRun::Run(const Simulation::ProgressFn& progress) {
   RunClock clock;
   std::vector<std::thread> workers;
   std::vector<std::exception_ptr> errors(threads_);
-  // A partition that throws stops the others at their next barrier
-  // (SpinBarrier::Abort) rather than leaving them waiting for it; the run
-  // then rethrows the first failure that is not such a stop.
+  // A thread that throws outside a partition's work (RunThread's phases
+  // catch a partition's own failure and agree on it with the window) stops
+  // the others at their next barrier (SpinBarrier::Abort) rather than
+  // leaving them waiting for it; the run then rethrows the first failure
+  // that is not such a stop.
   auto run_thread = [&](uint32_t t, const Simulation::ProgressFn& report) {
     try {
       RunThread(t, report);

@@ -74,7 +74,9 @@ class RankExchange : public RankGroup {
   // once every rank has sent all it had: an error ends rank 0 alone.
   virtual std::string CollectFiles(const std::string& root) = 0;
   // Ends every rank of the job with `status`: after this rank failed in the
-  // middle of the run, when the others would wait for its windows forever.
+  // middle of the run outside its partitions' work (the exchange itself),
+  // when the others would wait for its windows forever. A partition's own
+  // failure is agreed with its window instead (WindowAgreement::failed).
   [[noreturn]] virtual void AbortJob(int status) = 0;
 };
 

@@ -15,9 +15,10 @@
 // the thread it waits for needs, so it sleeps after 20 us (k8, 4 threads on
 // 2 cores: 3.7 s against 8.5 s when it spun and yielded).
 //
-// A partition that fails (an exception in its thread) calls Abort: every
-// thread waiting, and every later Wait, throws Aborted, so the others stop
-// instead of waiting for it forever.
+// A thread that fails outside a partition's work (a partition's own
+// failure is agreed with its window: sim/partitioned_run.h) calls Abort:
+// every thread waiting, and every later Wait, throws Aborted, so the others
+// stop instead of waiting for it forever.
 //
 // The barrier's words live in the barrier, or (MPI ranks on one machine,
 // apps/mpi_node_window.h) in memory the processes share: then the
