@@ -20,6 +20,7 @@
 
 #ifdef ROCESIM_HAVE_MPI
 #include <mpi.h>
+#include <unistd.h>
 #endif
 
 namespace rocesim {
@@ -400,6 +401,22 @@ class MpiRankExchange final : public RankExchange {
     MPI_Allgather(mine.data(), static_cast<int>(mine.size()), MPI_UINT64_T, all.data(),
                   static_cast<int>(mine.size()), MPI_UINT64_T, MPI_COMM_WORLD);
     return all;
+  }
+
+  std::vector<LocalRank> OtherRanksHere() override {
+    MPI_Comm node = MPI_COMM_NULL;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    int here = 0;
+    MPI_Comm_size(node, &here);
+    const int64_t mine[2] = {static_cast<int64_t>(rank_), static_cast<int64_t>(::getpid())};
+    std::vector<int64_t> all(2 * static_cast<size_t>(here));
+    MPI_Allgather(mine, 2, MPI_INT64_T, all.data(), 2, MPI_INT64_T, node);
+    MPI_Comm_free(&node);
+    std::vector<LocalRank> others;
+    for (size_t i = 0; i < all.size(); i += 2)
+      if (static_cast<uint32_t>(all[i]) != rank_)
+        others.push_back({static_cast<uint32_t>(all[i]), static_cast<int>(all[i + 1])});
+    return others;
   }
 
   Time MinTime(Time t) override {

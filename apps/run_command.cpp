@@ -179,6 +179,7 @@ int RunCommand(const RunOptions& options) {
   OnEveryRank(
       ranks.get(), [&] { return ranks ? BuildValues() : std::vector<AgreedValue>{}; },
       kSameBuildEverywhere);
+  if (ranks) StopSignalsWatchRanks(ranks->OtherRanksHere());  // collective
   OnEveryRank(ranks.get(), [&] {
     loaded.emplace(LoadScenario(o.file, o.sets, o.seed));
     warnings = ScenarioWarnings(*loaded);

@@ -8,7 +8,9 @@
 // part of the window's agreement), so the job ends without MPI_Abort and
 // rank 0 still removes what it had begun (before, the failing rank called
 // MPI_Abort; mpirun sent rank 0 SIGTERM, which it took for a Ctrl-C, and
-// the staging directory and lock were left behind).
+// the staging directory and lock were left behind). A rank killed mid-run
+// is named by the others, which end at once; a Ctrl-C still writes partial
+// results.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -35,6 +37,17 @@ traffic:
   - {type: poisson, load: 40%, cdf: websearch, span: 1ms}
 )";
 
+// Long enough (about 10 s under 2 ranks here) that a rank killed a second
+// into its windows dies mid-run on any machine; quick to set up.
+constexpr char kLongRun[] = R"(name: long
+duration: 120ms
+topology: {type: leaf_spine, leaves: 4, spines: 4, hosts_per_leaf: 8}
+switch: {pfc: {enabled: true}, ecn: {enabled: true}}
+host: {cc: dcqcn}
+traffic:
+  - {type: poisson, load: 40%, cdf: websearch, span: 100ms}
+)";
+
 class RankFailureCli : public test::CliTest {
  protected:
   // `rocesim run` of the scenario into dir_/out with `args`, its temporary
@@ -49,6 +62,7 @@ class RankFailureCli : public test::CliTest {
   }
   CliRun Shell(const std::string& command) {
     Write("monitored.yaml", kHeavilyMonitored);
+    Write("long.yaml", kLongRun);
     std::filesystem::create_directories(dir_ + "tmp");
     const std::string log = dir_ + "run.log";
     const int status = std::system(("timeout 120 " + command + " >'" + log + "' 2>&1").c_str());
@@ -96,6 +110,66 @@ TEST_F(RankFailureCli, ARankThatFailsMidRunStopsEveryRankTogether) {
     EXPECT_EQ(r.output.find("stopping at the next window"), std::string::npos) << r.output;
     ExpectNothingLeft();
   }
+}
+
+// A script that starts `mpirun -n 1 rocesim run long.yaml : -n 1 sh -c
+// '... exec rocesim run long.yaml'` into dir_/out (rank 1 writes its pid
+// into dir_/rank1.pid), waits until the windows have begun (rank 0's
+// partitions line) and a second more, runs `then`, waits for mpirun and
+// prints its exit status and the job's output.
+std::string MpirunThen(const std::string& dir, const std::string& then) {
+  const std::string bin = std::getenv("ROCESIM_BIN");
+  // Double quotes inside rank 1's single-quoted `sh -c`.
+  const std::string run = " run \"" + dir + "long.yaml\" -o \"" + dir + "out\"";
+  return test::MpirunPrefix(1) + bin + run + " : " + test::MpirunContext(1) + "sh -c 'echo $$ >\"" +
+         dir + "rank1.pid\"; exec " + bin + run + "' >\"" + dir + "job.log\" 2>&1 &\n" +
+         "job=$!\n"
+         "i=0\n"
+         "until grep -q 'rocesim: partitions' " +
+         dir +
+         "job.log; do\n"
+         "  i=$((i + 1)); [ $i -gt 1200 ] && break; sleep 0.1\n"
+         "done\n"
+         "sleep 1\n" +
+         then +
+         "\n"
+         "wait $job\n"
+         "echo \"mpirun exited $?\"\n"
+         "cat " +
+         dir + "job.log\n";
+}
+
+// Rank 1 killed mid-run (`kill -9`, as the out-of-memory killer does): mpirun
+// sends rank 0 SIGTERM. Rank 0 used to take it for a Ctrl-C, announcing
+// that it would stop at the next window to write partial results, which it
+// could never do (the window waits for rank 1); now it names the rank that
+// ended and ends at once, writing nothing.
+TEST_F(RankFailureCli, ARankKilledMidRunIsNamedByTheOthers) {
+  if (!test::HaveMpirun()) GTEST_SKIP() << "no mpirun (scripts/install-deps.sh installs OpenMPI)";
+  Write("kill-rank-1.sh", MpirunThen(dir_, "kill -9 \"$(cat " + dir_ + "rank1.pid)\""));
+  const CliRun r = Shell("sh '" + dir_ + "kill-rank-1.sh'");
+  EXPECT_EQ(r.output.find("mpirun exited 0"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("rocesim: rank 1 (pid "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(") ended mid-run (killed?): this job ends, writing nothing"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("stopping at the next window"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "out")) << r.output;
+}
+
+// ... while a Ctrl-C at mpirun (which sends every rank SIGTERM, all alive)
+// still stops every rank at a window, and rank 0 writes partial results.
+TEST_F(RankFailureCli, ACtrlCAtMpirunStillWritesPartialResults) {
+  if (!test::HaveMpirun()) GTEST_SKIP() << "no mpirun (scripts/install-deps.sh installs OpenMPI)";
+  Write("interrupt.sh", MpirunThen(dir_, "kill -INT $job"));
+  const CliRun r = Shell("sh '" + dir_ + "interrupt.sh'");
+  EXPECT_NE(r.output.find("stopping at the next window to write partial results"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("ended mid-run"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("the results in " + dir_ + "out/ are partial"), std::string::npos)
+      << r.output;
+  EXPECT_NE(test::ReadFile(dir_ + "out/summary.json").find("\"partial\": true"), std::string::npos);
 }
 
 }  // namespace

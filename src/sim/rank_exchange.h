@@ -73,6 +73,13 @@ class RankExchange : public RankGroup {
   // rank 0, the first file that could not be read or written ("" if none),
   // once every rank has sent all it had: an error ends rank 0 alone.
   virtual std::string CollectFiles(const std::string& root) = 0;
+  // The other ranks of the job on this machine (MPI's shared-memory node),
+  // each with its process id, in rank order.
+  struct LocalRank {
+    uint32_t rank;
+    int pid;
+  };
+  virtual std::vector<LocalRank> OtherRanksHere() = 0;
   // Ends every rank of the job with `status`: after this rank failed in the
   // middle of the run outside its partitions' work (the exchange itself),
   // when the others would wait for its windows forever. A partition's own
