@@ -114,7 +114,7 @@ std::unique_ptr<NodeWindow> NodeWindow::IfEveryRankIsHere(const Settings& settin
                  "MPI message (ROCESIM_MPI_SLOT_BYTES makes the slots smaller)\n",
                  !fits[0] ? fmt::format("/dev/shm has {} MiB free", room >> 20)
                           : "a rank may not write a file that large (ulimit -f)",
-                 (need + kFileSlack - 1) >> 20);
+                 (need + (size_t{1} << 20) - 1) >> 20);
     MPI_Comm_free(&node);
     return nullptr;
   }

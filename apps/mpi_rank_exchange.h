@@ -1,9 +1,11 @@
 // The MPI side of a partitioned run (sim/rank_exchange.h): one message per
 // rank per window, carrying the per-window agreement (next event, flows
-// finished and their bytes, events, stop requested) and the frames that crossed, through
-// shared memory when every rank is on one machine (apps/mpi_node_window.h),
-// point to point between each pair of ranks otherwise; the merge of flows and fabric counters onto
-// rank 0 after the run; and ending the whole job when one rank fails mid-run.
+// finished and their bytes, events, stop requested, a partition failed) and
+// the frames that crossed, through shared memory when every rank is on one
+// machine (apps/mpi_node_window.h), point to point between each pair of
+// ranks otherwise; the merge of flows and fabric counters onto rank 0 after
+// the run; the job's other ranks on this machine (for the stop signals);
+// and ending the whole job when one rank fails outside its partitions' work.
 #pragma once
 
 #include <cstdint>

@@ -241,7 +241,9 @@ void PartitionedRun::RunThread(uint32_t t, const Simulation::ProgressFn& progres
     if (over) {
       if (t == 0 && progress) progress({.over = true});
       // The last window's frames land (their arrivals stay pending, counted
-      // as in the network, as in the serial run).
+      // as in the network, as in the serial run). No window reads the slot
+      // any more: a failure here is agreed after the windows
+      // (EndIfAPartitionFailed).
       run_phase([&](uint32_t p) { TakeIn(p, window); }, sh.slots[(window + 1) & 1], false);
       return;
     }
@@ -434,15 +436,16 @@ void PartitionedRun::EndIfAPartitionFailed() {
   std::exception_ptr failure;
   for (const std::exception_ptr& e : sh.failures)
     if (e && !failure) failure = e;
-  bool failed = sh.failed;  // in a window: every rank knows
+  bool failed = sh.failed;  // in a window: every rank knows; nothing is flushed
   if (!failed) {
     // After the windows (taking in the last one's frames, flushing the
     // monitors' files): the ranks must agree here, before the merge.
-    if (!failure) try {
+    try {
+      if (!failure)
         for (const auto& replica : replicas_) replica->FinishMonitors();
-      } catch (...) {
-        failure = std::current_exception();
-      }
+    } catch (...) {
+      failure = std::current_exception();
+    }
     failed = failure != nullptr;
     if (exchange_) {
       const uint64_t mine = failed ? 1 : 0;
