@@ -11,6 +11,7 @@
 #include "core/bucket_sort.h"
 
 namespace rocesim {
+namespace test_bucket_sort {
 namespace {
 
 constexpr int kBits = 10;  // the event queue's bucket width, 1,024 ps
@@ -90,4 +91,5 @@ TEST(BucketSort, VectorRankCountsMatchAScalarCount) {
 #endif
 
 }  // namespace
+}  // namespace test_bucket_sort
 }  // namespace rocesim

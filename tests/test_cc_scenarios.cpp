@@ -42,6 +42,7 @@
 #include "tests/sim_test_support.h"
 
 namespace rocesim {
+namespace test_cc_scenarios {
 namespace {
 
 constexpr double kCeiling100G = 100e9 * 1000.0 / 1082.0;  // goodput ceiling, b/s
@@ -443,4 +444,5 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 }  // namespace
+}  // namespace test_cc_scenarios
 }  // namespace rocesim

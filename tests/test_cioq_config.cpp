@@ -18,6 +18,7 @@
 #include "sim/simulation.h"
 
 namespace rocesim {
+namespace test_cioq_config {
 namespace {
 
 Scenario ParseCioqScenario(const std::string& yaml, const std::vector<std::string>& sets = {}) {
@@ -196,4 +197,5 @@ TEST(CioqArbiter, RoundRobinVisitsEveryRequesterOncePerRound) {
 }
 
 }  // namespace
+}  // namespace test_cioq_config
 }  // namespace rocesim

@@ -23,6 +23,7 @@
 #include "tests/sim_test_support.h"
 
 namespace rocesim {
+namespace test_cioq_ops {
 namespace {
 
 using nlohmann::json;
@@ -183,4 +184,5 @@ TEST(CioqOps, DeadlockBreakReleasesTheRing) {
 }
 
 }  // namespace
+}  // namespace test_cioq_ops
 }  // namespace rocesim

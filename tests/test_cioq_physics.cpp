@@ -30,6 +30,7 @@
 #include "tests/sim_test_support.h"
 
 namespace rocesim {
+namespace test_cioq_physics {
 namespace {
 
 using nlohmann::json;
@@ -308,4 +309,5 @@ TEST(CioqPhysics, SameSeedSameResults) {
 }
 
 }  // namespace
+}  // namespace test_cioq_physics
 }  // namespace rocesim

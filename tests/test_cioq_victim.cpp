@@ -26,6 +26,7 @@
 #include "tests/sim_test_support.h"
 
 namespace rocesim {
+namespace test_cioq_victim {
 namespace {
 
 using nlohmann::json;
@@ -154,4 +155,5 @@ TEST(CioqVictim, WeakEcnLeavesTheVictimAtTheIncastShare) {
 }
 
 }  // namespace
+}  // namespace test_cioq_victim
 }  // namespace rocesim

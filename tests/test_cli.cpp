@@ -23,6 +23,7 @@
 #include "tests/sim_test_support.h"
 
 namespace rocesim {
+namespace test_cli {
 namespace {
 
 struct CliResult {
@@ -218,9 +219,11 @@ TEST_F(CliTest, QuickstartRunsLossless) {
 }
 
 }  // namespace
+}  // namespace test_cli
 }  // namespace rocesim
 
 namespace rocesim {
+namespace test_cli {
 namespace {
 
 // Results are written as carefully as they are computed: a file that cannot
@@ -267,4 +270,5 @@ TEST_F(CliTest, AnUnwritableResultsDirectoryFailsBeforeSimulating) {
 }
 
 }  // namespace
+}  // namespace test_cli
 }  // namespace rocesim

@@ -15,6 +15,7 @@
 #include "sim/simulation.h"
 
 namespace rocesim {
+namespace test_coalesced_ack_int {
 namespace {
 
 constexpr const char* kHpccPair = R"(
@@ -107,4 +108,5 @@ TEST(CoalescedAckInt, AnAckAPacketTriggersEchoesThatPacketsStack) {
 }
 
 }  // namespace
+}  // namespace test_coalesced_ack_int
 }  // namespace rocesim

@@ -24,6 +24,7 @@
 #include "tests/dependency_dag.h"
 
 namespace rocesim {
+namespace test_collective_cli {
 namespace {
 
 namespace fs = std::filesystem;
@@ -217,9 +218,11 @@ TEST_F(CollectiveCli, SameSeedSameCollectivesCsv) {
 }
 
 }  // namespace
+}  // namespace test_collective_cli
 }  // namespace rocesim
 
 namespace rocesim {
+namespace test_collective_cli {
 namespace {
 
 // A SimAI workload (tensor parallel 4, expert parallel 2, data parallel 4 on
@@ -267,4 +270,5 @@ TEST_F(CollectiveCli, AicbWorkloadImportedRunsTheSamePartitioned) {
 }
 
 }  // namespace
+}  // namespace test_collective_cli
 }  // namespace rocesim

@@ -22,6 +22,7 @@
 #include "workload/collectives.h"
 
 namespace rocesim {
+namespace test_collectives {
 namespace {
 
 using test::RunYaml;
@@ -246,9 +247,11 @@ TEST(CollectivePhysics, HierarchicalKeepsServerTrafficOnNvlink) {
 }
 
 }  // namespace
+}  // namespace test_collectives
 }  // namespace rocesim
 
 namespace rocesim {
+namespace test_collectives {
 namespace {
 
 // `after`: a job's ranks that also ran the earlier job start after_compute
@@ -292,4 +295,5 @@ TEST(CollectiveSequence, AfterNamesAnEarlierCollective) {
 }
 
 }  // namespace
+}  // namespace test_collectives
 }  // namespace rocesim

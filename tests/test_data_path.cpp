@@ -9,6 +9,7 @@
 #include "workload/flow_size_cdf.h"
 
 namespace rocesim {
+namespace test_data_path {
 namespace {
 
 namespace fs = std::filesystem;
@@ -52,4 +53,5 @@ TEST(DataPath, BuiltinCdfFoundFromTheTestBinary) {
 }
 
 }  // namespace
+}  // namespace test_data_path
 }  // namespace rocesim

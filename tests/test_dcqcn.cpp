@@ -10,6 +10,7 @@
 #include "cc/dcqcn.h"
 
 namespace rocesim {
+namespace test_dcqcn {
 namespace {
 
 constexpr Time kUs = kMicrosecond;
@@ -436,4 +437,5 @@ TEST(Dcqcn, HpccSimStagesAndTargetClamp) {
 }
 
 }  // namespace
+}  // namespace test_dcqcn
 }  // namespace rocesim

@@ -11,6 +11,7 @@
 #include "cc/dctcp.h"
 
 namespace rocesim {
+namespace test_dctcp {
 namespace {
 
 constexpr int64_t kLine = 100'000'000'000;  // 100 Gb/s
@@ -39,7 +40,7 @@ AckInfo Ack(uint32_t acked_psn, uint32_t next_psn, uint32_t bytes, bool ecn) {
 struct Fixture {
   explicit Fixture(DctcpParams p = DctcpParams{}) : cc(p), s(MakeState()) { cc.OnStart(0, s); }
   void Ack(uint32_t acked, uint32_t next, uint32_t bytes, bool ecn) {
-    cc.OnAck(rocesim::Ack(acked, next, bytes, ecn), s);
+    cc.OnAck(test_dctcp::Ack(acked, next, bytes, ecn), s);
   }
   Dctcp cc;
   CcState s;
@@ -268,4 +269,5 @@ TEST(DctcpRate, ZeroAiMeansOneMtuPerBaseRtt) {
 }
 
 }  // namespace
+}  // namespace test_dctcp
 }  // namespace rocesim

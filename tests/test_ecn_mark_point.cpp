@@ -16,6 +16,7 @@
 #include "tests/sim_test_support.h"
 
 namespace rocesim {
+namespace test_ecn_mark_point {
 namespace {
 
 struct Sawtooth {
@@ -109,4 +110,5 @@ TEST(EcnMarkPoint, ReadAndChecked) {
 }
 
 }  // namespace
+}  // namespace test_ecn_mark_point
 }  // namespace rocesim

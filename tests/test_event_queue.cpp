@@ -16,6 +16,7 @@
 #include "core/event_queue.h"
 
 namespace rocesim {
+namespace test_event_queue {
 namespace {
 
 TEST(EventQueue, PopsInTimeOrder) {
@@ -343,4 +344,5 @@ TEST(EventQueue, BulkPushThenPopIsSortedByTimeThenTarget) {
 }
 
 }  // namespace
+}  // namespace test_event_queue
 }  // namespace rocesim

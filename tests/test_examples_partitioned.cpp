@@ -23,6 +23,7 @@
 #include "tests/cli_test_support.h"
 
 namespace rocesim {
+namespace test_examples_partitioned {
 namespace {
 
 namespace fs = std::filesystem;
@@ -77,4 +78,5 @@ TEST_P(EveryExample, PartitionedRunsGiveTheSerialResults) {
 INSTANTIATE_TEST_SUITE_P(Examples, EveryExample, ::testing::ValuesIn(ExampleScenarios()), TestName);
 
 }  // namespace
+}  // namespace test_examples_partitioned
 }  // namespace rocesim

@@ -10,6 +10,7 @@
 #include "tests/sim_test_support.h"
 
 namespace rocesim {
+namespace test_experiment_knobs {
 namespace {
 
 Scenario ParseKnobsScenario(const std::string& yaml) {
@@ -207,4 +208,5 @@ traffic:
 }
 
 }  // namespace
+}  // namespace test_experiment_knobs
 }  // namespace rocesim

@@ -28,6 +28,7 @@
 #include "tests/sim_test_support.h"
 
 namespace rocesim {
+namespace test_flooding {
 namespace {
 
 constexpr const char* kClos = R"(
@@ -339,4 +340,5 @@ TEST(FloodingReader, RejectsBadValuesWithFileLineAndField) {
 }
 
 }  // namespace
+}  // namespace test_flooding
 }  // namespace rocesim

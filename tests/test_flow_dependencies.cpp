@@ -49,6 +49,7 @@
 #include "workload/generators.h"
 
 namespace rocesim {
+namespace test_flow_dependencies {
 namespace {
 
 namespace fs = std::filesystem;
@@ -980,4 +981,5 @@ TEST(FlowDependenciesBuild, RejectsWhatCannotResolve) {
 }
 
 }  // namespace
+}  // namespace test_flow_dependencies
 }  // namespace rocesim

@@ -13,6 +13,7 @@
 #include "sim/simulation.h"
 
 namespace rocesim {
+namespace test_flow_routes {
 namespace {
 
 constexpr const char* kFatTree = R"(
@@ -111,4 +112,5 @@ TEST(EcmpSalt, MixesEcmpSeedWithTheSeed) {
 }
 
 }  // namespace
+}  // namespace test_flow_routes
 }  // namespace rocesim

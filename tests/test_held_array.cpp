@@ -7,6 +7,7 @@
 #include "core/held_array.h"
 
 namespace rocesim {
+namespace test_held_array {
 namespace {
 
 struct Counted {
@@ -63,4 +64,5 @@ TEST(HeldArray, SlotsNotHeldAreNeverWritten) {
 }
 
 }  // namespace
+}  // namespace test_held_array
 }  // namespace rocesim

@@ -15,6 +15,7 @@
 #include "cc/hpcc.h"
 
 namespace rocesim {
+namespace test_hpcc {
 namespace {
 
 constexpr int64_t kLine = 100'000'000'000;
@@ -260,4 +261,5 @@ TEST(Hpcc, AckWithoutIntChangesNothing) {
 }
 
 }  // namespace
+}  // namespace test_hpcc
 }  // namespace rocesim

@@ -19,6 +19,7 @@
 #include "tests/cli_test_support.h"
 
 namespace rocesim {
+namespace test_hpcc_compat_cli {
 namespace {
 
 using test::ExamplePath;
@@ -290,4 +291,5 @@ TEST_F(HpccCompatCli, QlenSettingsAreChecked) {
 }
 
 }  // namespace
+}  // namespace test_hpcc_compat_cli
 }  // namespace rocesim

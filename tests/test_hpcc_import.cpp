@@ -13,6 +13,7 @@
 #include "tests/sim_test_support.h"
 
 namespace rocesim {
+namespace test_hpcc_import {
 namespace {
 
 const std::string kConfig =
@@ -152,4 +153,5 @@ TEST(HpccImport, UnsupportedSettingsAreErrorsNamingTheLine) {
 }
 
 }  // namespace
+}  // namespace test_hpcc_import
 }  // namespace rocesim

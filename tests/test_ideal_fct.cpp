@@ -14,6 +14,7 @@
 #include "stats/ideal_fct.h"
 
 namespace rocesim {
+namespace test_ideal_fct {
 namespace {
 
 constexpr int64_t k100G = 100'000'000'000;
@@ -129,4 +130,5 @@ TEST(IdealFct, MatchesPerPacketReferenceOnRandomPaths) {
 }
 
 }  // namespace
+}  // namespace test_ideal_fct
 }  // namespace rocesim

@@ -9,6 +9,7 @@
 #include "tests/sim_test_support.h"
 
 namespace rocesim {
+namespace test_invariants {
 namespace {
 
 using test::RunYaml;
@@ -124,4 +125,5 @@ TEST(Invariants, FabricStateFindsAQueueWhoseCountsDisagreeWithItsFrames) {
 }
 
 }  // namespace
+}  // namespace test_invariants
 }  // namespace rocesim

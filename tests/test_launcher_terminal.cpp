@@ -7,6 +7,7 @@
 #include "sim/launcher_terminal.h"
 
 namespace rocesim {
+namespace test_launcher_terminal {
 namespace {
 
 TEST(LauncherTerminal, PseudoTerminalsAndTtysAreTerminals) {
@@ -33,4 +34,5 @@ TEST(LauncherTerminal, OutsideALauncherOnlyOwnStderrCounts) {
 }
 
 }  // namespace
+}  // namespace test_launcher_terminal
 }  // namespace rocesim

@@ -21,6 +21,7 @@
 #include "scenario/scenario_reader.h"
 
 namespace rocesim {
+namespace test_ldcp {
 namespace {
 
 constexpr int64_t kLine = 100'000'000'000;  // 100 Gb/s
@@ -464,4 +465,5 @@ TEST(Ldcp, ReaderRejectsBadLdcpValues) {
 }
 
 }  // namespace
+}  // namespace test_ldcp
 }  // namespace rocesim

@@ -28,6 +28,7 @@
 #include "sim/simulation.h"
 
 namespace rocesim {
+namespace test_ldcp_scenarios {
 namespace {
 
 constexpr int kDataPrio = 3;
@@ -356,4 +357,5 @@ TEST(LdcpScenario, ComparisonExampleParsesInBothConfigurations) {
 }
 
 }  // namespace
+}  // namespace test_ldcp_scenarios
 }  // namespace rocesim

@@ -36,6 +36,7 @@
 #include "tests/sim_test_support.h"
 
 namespace rocesim {
+namespace test_model_physics {
 namespace {
 
 using nlohmann::json;
@@ -606,9 +607,11 @@ TEST(Physics, DumbbellVictimSuffersCongestionSpreading) {
 }
 
 }  // namespace
+}  // namespace test_model_physics
 }  // namespace rocesim
 
 namespace rocesim {
+namespace test_model_physics {
 namespace {
 
 // Coalesced ACKs (ack_every 8) with a sender whose window holds only 4
@@ -632,9 +635,11 @@ traffic: [{type: flows, flows: [{src: 0, dst: 1, size: 400KB}]}]
 }
 
 }  // namespace
+}  // namespace test_model_physics
 }  // namespace rocesim
 
 namespace rocesim {
+namespace test_model_physics {
 namespace {
 
 // Link errors (the HPCC topology format's per-link error rate): frames are
@@ -689,9 +694,11 @@ traffic: [{type: incast, senders: "1-4", receiver: 0, size: 400KB}]
 }
 
 }  // namespace
+}  // namespace test_model_physics
 }  // namespace rocesim
 
 namespace rocesim {
+namespace test_model_physics {
 namespace {
 
 // buf_max (seed 001 §2.1): with PFC off, an egress queue never holds more
@@ -727,9 +734,11 @@ traffic: [{type: flows, flows: [{src: 0, dst: 1, size: 4MB}]}]
 }
 
 }  // namespace
+}  // namespace test_model_physics
 }  // namespace rocesim
 
 namespace rocesim {
+namespace test_model_physics {
 namespace {
 
 // A retransmission timeout that fires while the first copies and their ACKs
@@ -759,4 +768,5 @@ traffic: [{type: incast, senders: "1-16", receiver: 0, size: 1MB}]
 }
 
 }  // namespace
+}  // namespace test_model_physics
 }  // namespace rocesim

@@ -9,6 +9,7 @@
 #include "sim/mpi_launch_env.h"
 
 namespace rocesim {
+namespace test_mpi_launch_env {
 namespace {
 
 TEST(MpiLaunchEnv, OneMachineJobGetsSharedMemoryPml) {
@@ -55,4 +56,5 @@ TEST(MpiLaunchEnv, AutoThreadsShareAnUnboundMachine) {
 }
 
 }  // namespace
+}  // namespace test_mpi_launch_env
 }  // namespace rocesim

@@ -12,6 +12,7 @@
 #include "tests/cli_test_support.h"
 
 namespace rocesim {
+namespace test_node_map {
 namespace {
 
 std::vector<std::vector<std::string>> Rows(const std::string& csv) {
@@ -119,4 +120,5 @@ traffic:
 }
 
 }  // namespace
+}  // namespace test_node_map
 }  // namespace rocesim

@@ -43,6 +43,7 @@
 #include "tests/sim_test_support.h"
 
 namespace rocesim {
+namespace test_ops {
 namespace {
 
 using nlohmann::json;
@@ -759,4 +760,5 @@ TEST(Monitoring, CountersCsvPerIntervalAddsUpToTheTotals) {
 }
 
 }  // namespace
+}  // namespace test_ops
 }  // namespace rocesim

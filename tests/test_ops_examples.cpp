@@ -18,6 +18,7 @@
 #include "tests/sim_test_support.h"
 
 namespace rocesim {
+namespace test_ops_examples {
 namespace {
 
 std::unique_ptr<Simulation> RunExample(const std::string& name,
@@ -136,4 +137,5 @@ TEST(OpsExamples, DeadlockFloodingRunsFromTheCli) {
 }
 
 }  // namespace
+}  // namespace test_ops_examples
 }  // namespace rocesim

@@ -5,6 +5,7 @@
 #include "core/packet.h"
 
 namespace rocesim {
+namespace test_packet_pool {
 namespace {
 
 TEST(PacketPool, NewSlotsAreNumberedInOrder) {
@@ -61,4 +62,5 @@ TEST(PacketPool, PrefetchAllocChangesNothing) {
 }
 
 }  // namespace
+}  // namespace test_packet_pool
 }  // namespace rocesim

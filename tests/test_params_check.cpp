@@ -16,6 +16,7 @@
 #include "tests/cli_test_support.h"
 
 namespace rocesim {
+namespace test_params_check {
 namespace {
 
 // Every listed key, and every section above one ("host.dcqcn" for
@@ -236,9 +237,11 @@ host: {cc: dcqcn, dcqcn: {preset: PRESET}}
 }
 
 }  // namespace
+}  // namespace test_params_check
 }  // namespace rocesim
 
 namespace rocesim {
+namespace test_params_check {
 namespace {
 
 TEST(UnitFormat, WritesTheLargestExactUnitAndParsesBack) {
@@ -261,4 +264,5 @@ TEST(UnitFormat, WritesTheLargestExactUnitAndParsesBack) {
 }
 
 }  // namespace
+}  // namespace test_params_check
 }  // namespace rocesim

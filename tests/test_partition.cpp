@@ -12,6 +12,7 @@
 #include "tests/sim_test_support.h"
 
 namespace rocesim {
+namespace test_partition {
 namespace {
 
 Simulation Build(const std::string& topology) {
@@ -355,4 +356,5 @@ TEST(AutoPartitions, FallBackWhenTheFabricCannotBeCutSoFinely) {
 }
 
 }  // namespace
+}  // namespace test_partition
 }  // namespace rocesim

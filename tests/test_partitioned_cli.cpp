@@ -21,6 +21,7 @@
 #include "tests/cli_test_support.h"
 
 namespace rocesim {
+namespace test_partitioned_cli {
 namespace {
 
 namespace fs = std::filesystem;
@@ -450,4 +451,5 @@ TEST_F(PartitionedCli, ZeroDelayLinksAreNeverCut) {
 }
 
 }  // namespace
+}  // namespace test_partitioned_cli
 }  // namespace rocesim

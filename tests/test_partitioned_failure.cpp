@@ -13,6 +13,7 @@
 #include "tests/sim_test_support.h"
 
 namespace rocesim {
+namespace test_partitioned_failure {
 namespace {
 
 // The progress callback runs on partition 0's thread between windows; one
@@ -35,4 +36,5 @@ TEST(PartitionedFailure, APartitionThatThrowsEndsTheRunWithItsError) {
 }
 
 }  // namespace
+}  // namespace test_partitioned_failure
 }  // namespace rocesim

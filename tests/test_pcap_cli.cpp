@@ -21,6 +21,7 @@
 #include "tests/cli_test_support.h"
 
 namespace rocesim {
+namespace test_pcap_cli {
 namespace {
 
 using test::ReadFile;
@@ -250,4 +251,5 @@ TEST_F(PcapCli, BadSettingsAreRefusedNamingTheLine) {
 }
 
 }  // namespace
+}  // namespace test_pcap_cli
 }  // namespace rocesim

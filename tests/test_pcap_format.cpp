@@ -16,6 +16,7 @@
 #include "stats/roce_frame_encoder.h"
 
 namespace rocesim {
+namespace test_pcap_format {
 namespace {
 
 std::vector<uint8_t> Bytes(const std::array<uint8_t, 64>& a, size_t from, size_t n) {
@@ -160,4 +161,5 @@ TEST(PcapWriter, FileAndRecordHeaders) {
 }
 
 }  // namespace
+}  // namespace test_pcap_format
 }  // namespace rocesim

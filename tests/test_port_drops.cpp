@@ -5,6 +5,7 @@
 #include "stats/port_drops.h"
 
 namespace rocesim {
+namespace test_port_drops {
 namespace {
 
 size_t Idx(DropCause c) {
@@ -45,4 +46,5 @@ TEST(PortDrops, ResetForgetsEveryCount) {
 }
 
 }  // namespace
+}  // namespace test_port_drops
 }  // namespace rocesim

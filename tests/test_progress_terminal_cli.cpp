@@ -16,6 +16,7 @@
 #include "tests/cli_test_support.h"
 
 namespace rocesim::test {
+namespace test_progress_terminal_cli {
 namespace {
 
 class ProgressTerminalCli : public CliTest {
@@ -89,4 +90,5 @@ TEST_F(ProgressTerminalCli, MpirunIntoAFileDrawsNothing) {
 }
 
 }  // namespace
+}  // namespace test_progress_terminal_cli
 }  // namespace rocesim::test

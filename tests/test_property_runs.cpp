@@ -17,6 +17,7 @@
 #include "tests/sim_test_support.h"
 
 namespace rocesim {
+namespace test_property_runs {
 namespace {
 
 // One random scenario; `hosts` gets its host count.
@@ -129,4 +130,5 @@ TEST(PropertyRuns, RandomScenariosKeepEveryInvariantAndRepeat) {
 }
 
 }  // namespace
+}  // namespace test_property_runs
 }  // namespace rocesim

@@ -25,6 +25,7 @@
 #include "topo/topology.h"
 
 namespace rocesim {
+namespace test_rail_topology {
 namespace {
 
 namespace fs = std::filesystem;
@@ -317,4 +318,5 @@ TEST_F(RailCli, PartitionedRunIsTheSameAsSerial) {
 }
 
 }  // namespace
+}  // namespace test_rail_topology
 }  // namespace rocesim

@@ -21,6 +21,7 @@
 #include "tests/cli_test_support.h"
 
 namespace rocesim {
+namespace test_rank_agreement_cli {
 namespace {
 
 using test::CliRun;
@@ -266,4 +267,5 @@ TEST_F(RankAgreementCli, RanksWithoutASharedFilesystemSendTheirFilesToRankZero) 
 }
 
 }  // namespace
+}  // namespace test_rank_agreement_cli
 }  // namespace rocesim

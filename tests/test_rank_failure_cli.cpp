@@ -21,6 +21,7 @@
 #include "tests/cli_test_support.h"
 
 namespace rocesim {
+namespace test_rank_failure_cli {
 namespace {
 
 using test::CliRun;
@@ -173,4 +174,5 @@ TEST_F(RankFailureCli, ACtrlCAtMpirunStillWritesPartialResults) {
 }
 
 }  // namespace
+}  // namespace test_rank_failure_cli
 }  // namespace rocesim

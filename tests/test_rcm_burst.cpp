@@ -19,6 +19,7 @@
 #include "tests/sim_test_support.h"
 
 namespace rocesim {
+namespace test_rcm_burst {
 namespace {
 
 using test::ExamplePath;
@@ -88,4 +89,5 @@ TEST(RcmBurst, RcmPushesTheBurstDownAndTheIncastRecovers) {
 }
 
 }  // namespace
+}  // namespace test_rcm_burst
 }  // namespace rocesim

@@ -9,6 +9,7 @@
 #include "rcm/rcm_fb.h"
 
 namespace rocesim {
+namespace test_rcm_detector {
 namespace {
 
 // Q_eq 10,000 B, w 2 -> F_bmax = 50,000 B; base 3,000 B = three 1,000 B packets.
@@ -228,4 +229,5 @@ TEST(RcmDetector, JitterKeepsIntervalInRangeAndIsReproducible) {
 }
 
 }  // namespace
+}  // namespace test_rcm_detector
 }  // namespace rocesim

@@ -9,6 +9,7 @@
 #include "rcm/rcm_flow_cam.h"
 
 namespace rocesim {
+namespace test_rcm_flow_cam {
 namespace {
 
 RcmCamParams Cam(int depth, int64_t sample_bytes, int min_hits = 1) {
@@ -156,4 +157,5 @@ TEST(RcmFlowCam, DepthClampedToArray) {
 }
 
 }  // namespace
+}  // namespace test_rcm_flow_cam
 }  // namespace rocesim

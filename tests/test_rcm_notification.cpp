@@ -9,6 +9,7 @@
 #include "rcm/rcm_notification.h"
 
 namespace rocesim {
+namespace test_rcm_notification {
 namespace {
 
 RcmFlowCam SampledCam() {
@@ -89,4 +90,5 @@ TEST(RcmNotification, ReceiverInstallsFlagDegreeAndIds) {
 }
 
 }  // namespace
+}  // namespace test_rcm_notification
 }  // namespace rocesim

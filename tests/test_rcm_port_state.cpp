@@ -7,6 +7,7 @@
 #include "rcm/rcm_port_state.h"
 
 namespace rocesim {
+namespace test_rcm_port_state {
 namespace {
 
 constexpr Time kUs = kMicrosecond;
@@ -91,4 +92,5 @@ TEST(RcmPortState, DefaultExpiryIs100us) {
 }
 
 }  // namespace
+}  // namespace test_rcm_port_state
 }  // namespace rocesim

@@ -10,6 +10,7 @@
 #include "rcm/rcm_rcc_window.h"
 
 namespace rocesim {
+namespace test_rcm_rcc_window {
 namespace {
 
 RcmRccParams Measured() {
@@ -257,4 +258,5 @@ TEST(RcmRccWindow, QuitsWhenCongestionClears) {
 }
 
 }  // namespace
+}  // namespace test_rcm_rcc_window
 }  // namespace rocesim

@@ -9,6 +9,7 @@
 #include "rcm/rcm_sar.h"
 
 namespace rocesim {
+namespace test_rcm_sar {
 namespace {
 
 // Port 1 is the current (ECMP) choice and the most congested.
@@ -65,4 +66,5 @@ TEST(RcmSar, InRegionThreshold) {
 }
 
 }  // namespace
+}  // namespace test_rcm_sar
 }  // namespace rocesim

@@ -28,6 +28,7 @@
 #include "tests/sim_test_support.h"
 
 namespace rocesim {
+namespace test_rcm_victim {
 namespace {
 
 using nlohmann::json;
@@ -117,4 +118,5 @@ TEST(RcmConfig, RejectsRcmOnTheSharedBufferSwitch) {
 }
 
 }  // namespace
+}  // namespace test_rcm_victim
 }  // namespace rocesim

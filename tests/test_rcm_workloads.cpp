@@ -17,6 +17,7 @@
 #include "tests/sim_test_support.h"
 
 namespace rocesim {
+namespace test_rcm_workloads {
 namespace {
 
 using nlohmann::json;
@@ -75,4 +76,5 @@ TEST(RcmWorkloads, SameSeedSameFlowsCsv) {
 }
 
 }  // namespace
+}  // namespace test_rcm_workloads
 }  // namespace rocesim

@@ -8,6 +8,7 @@
 #include "net/red.h"
 
 namespace rocesim {
+namespace test_red {
 namespace {
 
 constexpr RedParams kDcqcnDefault{5000, 200000, 0.01};  // 5KB, 200KB, 1%
@@ -61,4 +62,5 @@ TEST(Red, StepThresholdWhenKminEqualsKmax) {
 }
 
 }  // namespace
+}  // namespace test_red
 }  // namespace rocesim

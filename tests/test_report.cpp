@@ -20,6 +20,7 @@
 #include "tests/sim_test_support.h"
 
 namespace rocesim {
+namespace test_report {
 namespace {
 
 using test::ReadFile;
@@ -162,4 +163,5 @@ TEST_F(ReportCliTest, NotAResultsDirectoryExitsTwo) {
 }
 
 }  // namespace
+}  // namespace test_report
 }  // namespace rocesim

@@ -28,6 +28,7 @@
 extern char** environ;
 
 namespace rocesim {
+namespace test_results_dir {
 namespace {
 
 namespace fs = std::filesystem;
@@ -341,4 +342,5 @@ traffic: []
 }
 
 }  // namespace
+}  // namespace test_results_dir
 }  // namespace rocesim

@@ -9,6 +9,7 @@
 #include "core/ring.h"
 
 namespace rocesim {
+namespace test_ring {
 namespace {
 
 struct Entry {
@@ -69,4 +70,5 @@ TEST(Ring, MovedFromRingIsEmptyAndUsable) {
 }
 
 }  // namespace
+}  // namespace test_ring
 }  // namespace rocesim

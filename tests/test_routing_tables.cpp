@@ -18,6 +18,7 @@
 #include "scenario/scenario_reader.h"
 
 namespace rocesim {
+namespace test_routing_tables {
 namespace {
 
 // A buffer large enough for an 800-port spine's headroom (the layout checks
@@ -169,4 +170,5 @@ TEST(RoutingTables, ThreadsReportTheOneThreadError) {
 }
 
 }  // namespace
+}  // namespace test_routing_tables
 }  // namespace rocesim

@@ -8,6 +8,7 @@
 #include "sim/run_progress.h"
 
 namespace rocesim {
+namespace test_run_progress {
 namespace {
 
 constexpr Time kSecond = 1000 * kMillisecond;
@@ -87,4 +88,5 @@ TEST(RunProgressTest, LineShowsSimulatedTimeFlowsRateAndEta) {
 }
 
 }  // namespace
+}  // namespace test_run_progress
 }  // namespace rocesim

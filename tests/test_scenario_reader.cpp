@@ -13,6 +13,7 @@
 #include "topo/hpcc_topology_file.h"
 
 namespace rocesim {
+namespace test_scenario_reader {
 namespace {
 
 constexpr char kMinimal[] = "topology: {type: star, hosts: 4}\n";
@@ -755,4 +756,5 @@ TEST(ScenarioReaderTopologyFile, Errors) {
 }
 
 }  // namespace
+}  // namespace test_scenario_reader
 }  // namespace rocesim

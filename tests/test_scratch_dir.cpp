@@ -15,6 +15,7 @@
 #include "stats/monitor.h"
 
 namespace rocesim {
+namespace test_scratch_dir {
 namespace {
 
 namespace fs = std::filesystem;
@@ -93,4 +94,5 @@ TEST_F(ScratchDirTest, MergingWithoutAPartitionsDirectoryIsAnError) {
 }
 
 }  // namespace
+}  // namespace test_scratch_dir
 }  // namespace rocesim

@@ -9,6 +9,7 @@
 #include "sweep/seed_statistics.h"
 
 namespace rocesim::sweep {
+namespace test_seed_statistics {
 namespace {
 
 TEST(SeedStatisticsTest, StudentTQuantileMatchesPublishedValues) {
@@ -44,4 +45,5 @@ TEST(SeedStatisticsTest, MeanAndIntervalOfSmallSamples) {
 }
 
 }  // namespace
+}  // namespace test_seed_statistics
 }  // namespace rocesim::sweep

@@ -15,6 +15,7 @@
 #include "tests/cli_test_support.h"
 
 namespace rocesim {
+namespace test_shared_partitions_cli {
 namespace {
 
 using test::ExamplePath;
@@ -144,4 +145,5 @@ TEST_F(SharedPartitionsCli, SweepPointsGetThePartitionCount) {
 }
 
 }  // namespace
+}  // namespace test_shared_partitions_cli
 }  // namespace rocesim

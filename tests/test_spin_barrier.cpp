@@ -26,6 +26,7 @@
 #include "sim/spin_barrier.h"
 
 namespace rocesim {
+namespace test_spin_barrier {
 namespace {
 
 // `threads` threads meet `rounds` times; before each meeting every thread
@@ -184,4 +185,5 @@ TEST(UsableCores, FollowsTheAffinityMask) {
 }
 
 }  // namespace
+}  // namespace test_spin_barrier
 }  // namespace rocesim

@@ -29,6 +29,7 @@
 #include "tests/sim_test_support.h"
 
 namespace rocesim::sweep {
+namespace test_sweep {
 namespace {
 
 namespace fs = std::filesystem;
@@ -690,4 +691,5 @@ TEST(SweepWorkers, DefaultFillsTheCoresWithoutOversubscribing) {
 }
 
 }  // namespace
+}  // namespace test_sweep
 }  // namespace rocesim::sweep

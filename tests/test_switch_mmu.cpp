@@ -16,6 +16,7 @@
 #include "net/switch_mmu.h"
 
 namespace rocesim {
+namespace test_switch_mmu {
 namespace {
 
 constexpr int kLossless = 3;
@@ -326,4 +327,5 @@ TEST(SwitchMmu, PassesThroughMatchesAdmitThenRelease) {
 }
 
 }  // namespace
+}  // namespace test_switch_mmu
 }  // namespace rocesim

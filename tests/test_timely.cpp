@@ -14,6 +14,7 @@
 #include "cc/timely.h"
 
 namespace rocesim {
+namespace test_timely {
 namespace {
 
 using std::max;
@@ -660,4 +661,5 @@ TEST(TimelyPatched, ExplicitReferenceRtt) {
 }
 
 }  // namespace
+}  // namespace test_timely
 }  // namespace rocesim

@@ -11,6 +11,7 @@
 #include "topo/topology.h"
 
 namespace rocesim {
+namespace test_topology {
 namespace {
 
 int Count(const std::vector<bool>& v, bool value) {
@@ -119,4 +120,5 @@ TEST(Topology, EcmpSpreadsFlowsOverUplinks) {
 }
 
 }  // namespace
+}  // namespace test_topology
 }  // namespace rocesim

@@ -10,6 +10,7 @@
 #include "topo/topology_size.h"
 
 namespace rocesim {
+namespace test_topology_size {
 namespace {
 
 TopologyConfig ConfigOf(const std::string& topology_yaml) {
@@ -103,4 +104,5 @@ TEST(TopologySizeErrors, FabricLargerThanMemoryIsRefusedWithItsEstimate) {
 }
 
 }  // namespace
+}  // namespace test_topology_size
 }  // namespace rocesim

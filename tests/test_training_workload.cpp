@@ -15,6 +15,7 @@
 #include "workload/training_loop.h"
 
 namespace rocesim {
+namespace test_training_workload {
 namespace {
 
 using test::RunYaml;
@@ -320,4 +321,5 @@ TEST(SimaiExample, MiniGptExpandsIntoItsMessages) {
 }
 
 }  // namespace
+}  // namespace test_training_workload
 }  // namespace rocesim

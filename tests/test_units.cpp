@@ -7,6 +7,7 @@
 #include "core/units.h"
 
 namespace rocesim {
+namespace test_units {
 namespace {
 
 // Expects `fn(text)` to throw a UnitError whose message contains `needle`.
@@ -138,4 +139,5 @@ TEST(ParseFraction, Errors) {
 }
 
 }  // namespace
+}  // namespace test_units
 }  // namespace rocesim

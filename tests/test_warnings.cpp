@@ -10,6 +10,7 @@
 #include "tests/cli_test_support.h"
 
 namespace rocesim {
+namespace test_warnings {
 namespace {
 
 Scenario ParseWarningsScenario(const std::string& text) {
@@ -140,4 +141,5 @@ traffic:
 }
 
 }  // namespace
+}  // namespace test_warnings
 }  // namespace rocesim

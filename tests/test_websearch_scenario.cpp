@@ -10,6 +10,7 @@
 #include "stats/results_writer.h"
 
 namespace rocesim {
+namespace test_websearch_scenario {
 namespace {
 
 TEST(WebSearchScenario, SmallFatTreeSummary) {
@@ -50,4 +51,5 @@ TEST(WebSearchScenario, SmallFatTreeSummary) {
 }
 
 }  // namespace
+}  // namespace test_websearch_scenario
 }  // namespace rocesim

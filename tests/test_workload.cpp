@@ -20,6 +20,7 @@
 #include "workload/generators.h"
 
 namespace rocesim {
+namespace test_workload {
 namespace {
 
 constexpr int64_t k100G = 100'000'000'000;
@@ -572,4 +573,5 @@ TEST(WorkloadReader, Errors) {
 }
 
 }  // namespace
+}  // namespace test_workload
 }  // namespace rocesim
