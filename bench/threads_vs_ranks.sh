@@ -9,8 +9,10 @@
 # CPU seconds (user + sys; for ranks, both ranks and mpirun) and the
 # simulation's own wall seconds (summary.json run.wall_seconds: the windows,
 # without the process's start, the fabric's build, the results' writing or
-# MPI's start and end), then the sums with the speed-ups over serial and the
-# extra CPU. Checks that every run's
+# MPI's start and end), where a partitioned run's time went (rank 0's
+# partitions and threads: events, taking in frames, waiting at the barrier,
+# exchanging with the other rank; summary.json run.partitioned_time), then
+# the sums with the speed-ups over serial and the extra CPU. Checks that every run's
 # CSV tables are the serial run's. Never fails on time; exits 1 if results
 # differ.
 #
@@ -39,10 +41,19 @@ run() {  # way round
   /usr/bin/time -f '%e %U %S' -o "$OUT/time" "${cmd[@]}" -q -o "$dir" "${EXTRA[@]}" >"$OUT/log" 2>&1 ||
     { echo "$way failed:"; cat "$OUT/log"; exit 1; }
   read -r wall user sys <"$OUT/time"
-  sim=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["run"]["wall_seconds"])' \
-    "$dir/summary.json")
-  awk -v k="$way" -v r="$2" -v w="$wall" -v u="$user" -v s="$sys" -v m="$sim" \
-    'BEGIN { printf "%-9s %5s %8s %8.2f %8.2f\n", k, r, w, u + s, m }'
+  # The run's own wall time, then (partitioned runs; rank 0's) seconds of
+  # events, taking in, waiting and exchanging with the other rank, summed
+  # over partitions and threads (summary.json run.partitioned_time).
+  read -r sim ev in wt xc < <(python3 -c '
+import json, sys
+run = json.load(open(sys.argv[1]))["run"]
+pt = run.get("partitioned_time", {})
+s = lambda k: sum(pt.get(k, [0]))
+print(run["wall_seconds"], s("partition_event_seconds"), s("thread_take_in_seconds"),
+      s("thread_wait_seconds"), s("thread_rank_exchange_seconds"))' "$dir/summary.json")
+  awk -v k="$way" -v r="$2" -v w="$wall" -v u="$user" -v s="$sys" -v m="$sim" -v e="$ev" \
+    -v i="$in" -v t="$wt" -v x="$xc" \
+    'BEGIN { printf "%-9s %5s %8s %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f\n", k, r, w, u + s, m, e, i, t, x }'
   echo "$way $wall $user $sys $sim" >>"$OUT/all"
 }
 compare() {  # round: every table the scenario writes, against the serial run's
@@ -54,7 +65,7 @@ compare() {  # round: every table the scenario writes, against the serial run's
     done
   done
 }
-printf '%-9s %5s %8s %8s %8s\n' way round wall_s cpu_s sim_s
+printf '%-9s %5s %8s %8s %8s %8s %8s %8s %8s\n' way round wall_s cpu_s sim_s events_s take_in wait xchg
 WAYS=(serial threads shared messages)
 for r in $(seq "$ROUNDS"); do
   # Each round starts one way further on, so that no way always follows the

@@ -59,6 +59,31 @@ class PartitionedCli : public test::CliTest {
     ExpectSameResults("serial", "mpi");
   }
 
+  // Where each thread's time went (summary.json run.partitioned_time, rank
+  // 0's own): one figure per partition and per thread, and a thread's
+  // events, taking in and waiting fit in the run's wall time, as each thread
+  // here runs its own partition alone and its three pieces do not overlap.
+  void ExpectTimesWithinTheWall(const std::string& name, uint32_t threads, bool ranks) {
+    const nlohmann::json run = Summary(name)["run"];
+    ASSERT_TRUE(run.contains("partitioned_time")) << run;
+    const nlohmann::json& pt = run["partitioned_time"];
+    EXPECT_GT(pt["windows"].get<uint64_t>(), 100u) << pt;
+    const auto events = pt["partition_event_seconds"].get<std::vector<double>>();
+    const auto taking_in = pt["thread_take_in_seconds"].get<std::vector<double>>();
+    const auto waiting = pt["thread_wait_seconds"].get<std::vector<double>>();
+    ASSERT_EQ(events.size(), threads) << pt;
+    ASSERT_EQ(taking_in.size(), threads) << pt;
+    ASSERT_EQ(waiting.size(), threads) << pt;
+    EXPECT_EQ(pt.contains("thread_rank_exchange_seconds"), ranks) << pt;
+    const double wall = run["wall_seconds"].get<double>();
+    for (uint32_t t = 0; t < threads; ++t) {
+      EXPECT_GT(events[t], 0) << pt;
+      EXPECT_GT(taking_in[t], 0) << pt;  // frames cross every window
+      EXPECT_GE(waiting[t], 0) << pt;
+      EXPECT_LE(events[t] + taking_in[t] + waiting[t], wall) << pt;
+    }
+  }
+
   // After a serial run into "serial": 2 threads sharing `partitions`
   // partitions, and 2 MPI ranks when mpirun is there, give its results.
   void ExpectSharedAndRanksMatchSerial(const std::string& scenario, int partitions) {
@@ -130,6 +155,8 @@ TEST_F(PartitionedCli, PrintsItsCutAndLookahead) {
   EXPECT_NE(r.output.find("partitions 2 (METIS):"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("lookahead 1000000 ps"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("seconds running events per partition"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("seconds per thread taking in frames: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(", waiting at the barrier: "), std::string::npos) << r.output;
 }
 
 // The HPCC reference run (k=8 fat tree, WebSearch 30%, DCQCN) for 1 ms of arrivals.
@@ -137,6 +164,9 @@ TEST_F(PartitionedCli, K8WebSearchIsTheSameOnThreadsAndRanks) {
   ExpectPartitionedEqualsSerial(std::string(ROCESIM_SOURCE_DIR) + "/bench/k8_websearch_dcqcn.yaml",
                                 "--set duration=2.001s");
   EXPECT_GT(Summary("serial")["flows"]["completed"].get<int>(), 100);
+  EXPECT_FALSE(Summary("serial")["run"].contains("partitioned_time"));
+  ExpectTimesWithinTheWall("threads", 2, false);
+  if (HaveMpirun()) ExpectTimesWithinTheWall("mpi", 1, true);
 }
 
 // link_down (routes recomputed everywhere), a NIC pause storm, both

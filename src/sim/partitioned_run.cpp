@@ -20,6 +20,17 @@
 
 namespace rocesim {
 
+namespace {
+// Adds the seconds `work` takes to `into`: where a partitioned run's time
+// goes (PartitionTimes), at two clock reads a piece of a window.
+template <typename Work>
+void AddTime(double& into, Work&& work) {
+  const auto from = std::chrono::steady_clock::now();
+  work();
+  into += std::chrono::duration<double>(std::chrono::steady_clock::now() - from).count();
+}
+}  // namespace
+
 // What the threads of one machine share: the per-partition outboxes live in
 // each replica's Fabric; these are what each partition publishes after a
 // window (in two slots, by window parity, for the reason the outboxes
@@ -123,7 +134,8 @@ PartitionedRun::PartitionedRun(const Scenario& scenario, uint32_t threads, RankE
   shared_->samples.resize(locals_);
   shared_->failures.resize(threads_);
   shared_->failed_parts.assign(locals_, 0);
-  busy_.assign(locals_, 0);
+  times_.events.assign(locals_, 0);
+  thread_times_.resize(threads_);
 }
 
 PartitionedRun::~PartitionedRun() = default;
@@ -181,6 +193,7 @@ void PartitionedRun::RunThread(uint32_t t, const Simulation::ProgressFn& progres
   const Time quantum = replicas_[0]->quantum();
   uint64_t reported = 0;
   uint64_t phase = 0;
+  ThreadTimes& mine = thread_times_[t];
   // Runs `body` on every partition this thread claims in this phase of the
   // window whose slot is `slot`, then meets the others; the phase's claims
   // are then reset for its next use. Thread 0 also votes into `slot`, when
@@ -202,16 +215,11 @@ void PartitionedRun::RunThread(uint32_t t, const Simulation::ProgressFn& progres
       }
     }
     if (t == 0 && vote) slot.stop = StopRequested();
-    sh.sync.Wait();
+    AddTime(mine.waiting, [&] { sh.sync.Wait(); });
     // Every thread finished claiming from this phase's set before the
     // barrier, and none claims from it again before the next one.
     sh.claims[phase & 1][t].next.store(0, std::memory_order_relaxed);
     ++phase;
-  };
-  auto timed = [&](uint32_t p, auto&& work) {
-    const auto from = std::chrono::steady_clock::now();
-    work();
-    busy_[p] += std::chrono::duration<double>(std::chrono::steady_clock::now() - from).count();
   };
   // Window 0 only publishes where each partition's first event is.
   run_phase([&](uint32_t p) { Publish(p, 0); }, sh.slots[0], true);
@@ -244,7 +252,8 @@ void PartitionedRun::RunThread(uint32_t t, const Simulation::ProgressFn& progres
       // as in the network, as in the serial run). No window reads the slot
       // any more: a failure here is agreed after the windows
       // (EndIfAPartitionFailed).
-      run_phase([&](uint32_t p) { TakeIn(p, window); }, sh.slots[(window + 1) & 1], false);
+      run_phase([&](uint32_t p) { AddTime(mine.taking_in, [&] { TakeIn(p, window); }); },
+                sh.slots[(window + 1) & 1], false);
       return;
     }
     const uint64_t next = window + 1;
@@ -262,14 +271,17 @@ void PartitionedRun::RunThread(uint32_t t, const Simulation::ProgressFn& progres
             if (sampled) {
               replicas_[p]->ResolveDeadlock(sh.all_samples);
             } else {
-              Open(p, next);
+              AddTime(mine.taking_in, [&] { Open(p, next); });
             }
-            timed(p, [&] { sh.samples[p] = replicas_[p]->RunThroughDeadlockCheck(check); });
+            AddTime(times_.events[p],
+                    [&] { sh.samples[p] = replicas_[p]->RunThroughDeadlockCheck(check); });
           },
           sh.slots[next & 1], false);
       if (t == 0)
-        sh.all_samples = exchange_ ? exchange_->AllDeadlockSamples(sh.samples) : sh.samples;
-      sh.sync.Wait();
+        AddTime(mine.exchanging, [&] {
+          sh.all_samples = exchange_ ? exchange_->AllDeadlockSamples(sh.samples) : sh.samples;
+        });
+      AddTime(mine.waiting, [&] { sh.sync.Wait(); });
       sampled = true;
     }
     run_phase(
@@ -277,13 +289,13 @@ void PartitionedRun::RunThread(uint32_t t, const Simulation::ProgressFn& progres
           if (sampled) {
             replicas_[p]->ResolveDeadlock(sh.all_samples);
           } else {
-            Open(p, next);
+            AddTime(mine.taking_in, [&] { Open(p, next); });
           }
-          timed(p, [&] { replicas_[p]->RunEvents(last, nullptr); });
+          AddTime(times_.events[p], [&] { replicas_[p]->RunEvents(last, nullptr); });
           Publish(p, next);
         },
         sh.slots[next & 1], true);
-    if (t == 0) ++windows_;
+    if (t == 0) ++times_.windows;
   }
 }
 
@@ -322,11 +334,14 @@ WindowAgreement PartitionedRun::Agree(uint32_t t, uint64_t window) {
   }
   if (!exchange_) return a;
   // Thread 0 agrees with the other ranks; every thread reads its answer.
+  ThreadTimes& mine = thread_times_[t];
   if (t == 0) {
-    exchange_->ExchangeWindow(replicas_, first_partition_, (window & 1) * partitioning_.parts, a);
+    AddTime(mine.exchanging, [&] {
+      exchange_->ExchangeWindow(replicas_, first_partition_, (window & 1) * partitioning_.parts, a);
+    });
     sh.global = a;
   }
-  sh.sync.Wait();
+  AddTime(mine.waiting, [&] { sh.sync.Wait(); });
   return sh.global;
 }
 
@@ -362,11 +377,29 @@ std::string PartitionDir(const std::string& dir, uint32_t partition) {
 }
 }  // namespace
 
+PartitionTimes PartitionedRun::Times() const {
+  PartitionTimes times = times_;
+  for (const ThreadTimes& t : thread_times_) {
+    times.taking_in.push_back(t.taking_in);
+    times.waiting.push_back(t.waiting);
+    times.exchanging.push_back(t.exchanging);
+  }
+  return times;
+}
+
 std::string PartitionedRun::Balance() const {
-  std::string s = fmt::format("{} windows; seconds running events per partition:", windows_);
-  for (uint32_t p = 0; p < locals_; ++p) s += fmt::format(" {:.2f}", busy_[p]);
-  s += "; events:";
+  const PartitionTimes times = Times();
+  auto seconds = [](const std::vector<double>& v) {
+    return fmt::format("{:.2f}", fmt::join(v, " "));
+  };
+  std::string s =
+      fmt::format("{} windows; seconds running events per partition: {}; events:", times.windows,
+                  seconds(times.events));
   for (uint32_t p = 0; p < locals_; ++p) s += fmt::format(" {}", replicas_[p]->CountedEvents());
+  s += fmt::format("; seconds per thread taking in frames: {}, waiting at the barrier: {}",
+                   seconds(times.taking_in), seconds(times.waiting));
+  if (exchange_)
+    s += fmt::format(", exchanging with the other ranks: {}", seconds(times.exchanging));
   return s;
 }
 
@@ -428,6 +461,7 @@ RunStats PartitionedRun::Run(const Simulation::ProgressFn& progress) {
   stats.ranks = exchange_ ? exchange_->Ranks() : 1;
   stats.threads = threads_;
   stats.partitions = partitioning_.parts;
+  stats.partition_times = Times();
   return stats;
 }
 

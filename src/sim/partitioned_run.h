@@ -119,10 +119,12 @@ class PartitionedRun {
   Simulation& result() { return *replicas_[0]; }
   const Partitioning& partitioning() const { return partitioning_; }
   uint32_t local_partitions() const { return locals_; }  // on this machine (or rank)
-  // After Run: the windows run and each local partition's seconds of event
-  // processing (the rest of the wall time is waiting for the slowest
-  // partition and exchanging), to judge the balance of a cut.
+  // After Run: where this machine's (or rank's) time went, in a line: the
+  // windows run, each local partition's seconds of events and events, each
+  // thread's seconds taking in frames, waiting at the barrier and (MPI)
+  // exchanging with the other ranks (RunStats::partition_times).
   std::string Balance() const;
+  PartitionTimes Times() const;
 
  private:
   void RunThread(uint32_t t, const Simulation::ProgressFn& progress);
@@ -155,8 +157,15 @@ class PartitionedRun {
   Partitioning partitioning_;
   std::vector<std::unique_ptr<Simulation>> replicas_;  // per local partition
   std::vector<std::vector<uint32_t>> home_;            // per thread: its own partitions
-  std::vector<double> busy_;                           // per local partition: seconds in RunEvents
-  uint64_t windows_ = 0;                               // windows run (thread 0 counts them)
+  // Where the time went: windows (thread 0 counts them), each partition's
+  // events (its claimer adds them), each thread's own pieces.
+  PartitionTimes times_;
+  struct alignas(64) ThreadTimes {  // a line each: every thread adds to its own a window
+    double taking_in = 0;
+    double waiting = 0;
+    double exchanging = 0;
+  };
+  std::vector<ThreadTimes> thread_times_;
   struct Shared;
   std::unique_ptr<Shared> shared_;
 };

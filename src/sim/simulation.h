@@ -26,6 +26,20 @@
 
 namespace rocesim {
 
+// Where a partitioned run's wall time went, on this machine (or rank), to
+// judge its cut and its thread count (PartitionedRun::Balance, summary.json's
+// run object). A thread's time is its partitions' events, taking in frames,
+// waiting at the barrier for the slower threads, exchanging with the other
+// ranks, and a little else (publishing, the deadlock detector's pooling).
+struct PartitionTimes {
+  uint64_t windows = 0;            // windows run
+  std::vector<double> events;      // per local partition: seconds running its events
+  std::vector<double> taking_in;   // per thread: seconds taking in other partitions' frames
+  std::vector<double> waiting;     // per thread: seconds waiting at the barrier
+  std::vector<double> exchanging;  // per thread: seconds exchanging with other ranks (thread 0;
+                                   // its waits for the slower ranks included)
+};
+
 struct RunStats {
   uint64_t events = 0;
   Time end_time = 0;  // simulated time when the run stopped
@@ -46,6 +60,7 @@ struct RunStats {
   uint32_t ranks = 1;
   uint32_t threads = 1;
   uint32_t partitions = 1;
+  PartitionTimes partition_times;  // empty in a serial run
 };
 
 struct Partitioning;  // sim/partition.h

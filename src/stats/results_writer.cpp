@@ -166,6 +166,15 @@ nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
               {"threads", stats.threads},
               {"partitions", stats.partitions}};
   if (stats.interrupted) j["run"]["stopped_by"] = SignalName(StopSignal());
+  if (const PartitionTimes& pt = stats.partition_times; !pt.events.empty()) {
+    // Rank 0's partitions and threads (each rank prints its own at the end).
+    nlohmann::json& time = j["run"]["partitioned_time"];
+    time = {{"windows", pt.windows},
+            {"partition_event_seconds", pt.events},
+            {"thread_take_in_seconds", pt.taking_in},
+            {"thread_wait_seconds", pt.waiting}};
+    if (stats.ranks > 1) time["thread_rank_exchange_seconds"] = pt.exchanging;
+  }
   return j;
 }
 
