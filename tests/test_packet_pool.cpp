@@ -46,6 +46,24 @@ TEST(PacketPool, AReusedSlotHoldsAFreshPacket) {
   EXPECT_EQ(pool[again].next, kNoPkt);
 }
 
+// For a caller that overwrites the frame whole: the same slots in the same
+// order as Alloc (the last freed first, then new ones), counted live alike.
+TEST(PacketPool, AllocForOverwriteTakesTheSlotsAllocWould) {
+  PacketPool pool;
+  const PktId a = pool.Alloc(), b = pool.Alloc();
+  pool.Free(a);
+  pool.Free(b);
+  EXPECT_EQ(pool.Live(), 0u);
+  EXPECT_EQ(pool.AllocForOverwrite(), b);
+  EXPECT_EQ(pool.AllocForOverwrite(), a);
+  const PktId fresh = pool.AllocForOverwrite();
+  EXPECT_EQ(fresh, 2u);
+  EXPECT_EQ(pool.Live(), 3u);
+  EXPECT_EQ(pool.Capacity(), 3u);
+  pool.Free(fresh);
+  EXPECT_EQ(pool.Alloc(), fresh);
+}
+
 // A hint only: with or without free slots, and past their number, it
 // changes nothing the pool returns.
 TEST(PacketPool, PrefetchAllocChangesNothing) {

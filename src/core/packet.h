@@ -71,6 +71,19 @@ class PacketPool {
     slots_.EmplaceBack() = Packet{};
     return static_cast<PktId>(slots_.size() - 1);
   }
+  // As Alloc, but leaves the slot's bytes as they are: for a caller that
+  // overwrites the whole frame at once (a frame taken in from another
+  // partition, net/cross_link.cpp), clearing it first is a wasted store.
+  PktId AllocForOverwrite() {
+    ++live_;
+    if (!free_.empty()) {
+      const PktId id = free_.back();
+      free_.pop_back();
+      return id;
+    }
+    slots_.EmplaceBack();
+    return static_cast<PktId>(slots_.size() - 1);
+  }
   void Free(PktId id) {
     --live_;
     free_.push_back(id);

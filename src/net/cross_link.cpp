@@ -46,7 +46,7 @@ void Fabric::ReceiveAcross(const CrossFramesView& from) {
       __builtin_prefetch(&ports[frames[i + kAhead].port].wire);
     }
     const CrossFrame& c = frames[i];
-    const PktId id = pool.Alloc();
+    const PktId id = pool.AllocForOverwrite();
     Packet& pkt = pool[id];
     std::memcpy(&pkt, c.pkt.data(), sizeof(Packet));
     pkt.next = kNoPkt;
