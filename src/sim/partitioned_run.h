@@ -124,6 +124,7 @@ class PartitionedRun {
   // thread's seconds taking in frames, waiting at the barrier and (MPI)
   // exchanging with the other ranks (RunStats::partition_times).
   std::string Balance() const;
+  // The same figures as numbers, for summary.json (RunStats::partition_times).
   PartitionTimes Times() const;
 
  private:
