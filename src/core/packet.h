@@ -61,15 +61,9 @@ static_assert(sizeof(Packet) == 64, "a frame is one cache line");
 class PacketPool {
  public:
   PktId Alloc() {
-    ++live_;
-    if (!free_.empty()) {
-      const PktId id = free_.back();
-      free_.pop_back();
-      slots_[id] = Packet{};
-      return id;
-    }
-    slots_.EmplaceBack() = Packet{};
-    return static_cast<PktId>(slots_.size() - 1);
+    const PktId id = AllocForOverwrite();
+    slots_[id] = Packet{};
+    return id;
   }
   // As Alloc, but leaves the slot's bytes as they are: for a caller that
   // overwrites the whole frame at once (a frame taken in from another
