@@ -15,6 +15,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstring>
 #include <limits>
@@ -30,11 +31,30 @@
 #include "scenario/yaml_fields.h"
 
 namespace {
-// --threads auto: 0, which the commands read as one thread per usable core
-// (core/usable_cores.h); any other word falls through to the range check.
-CLI::Validator ThreadsAuto() {
-  return CLI::Transformer(std::map<std::string, std::string>{{"auto", "0"}}, CLI::ignore_case)
-      .description("");
+// --threads: a count of threads from 0 to 1024, or auto, which is 0 (the
+// commands read 0 as one thread per usable core: core/usable_cores.h).
+// Anything else is refused with what the option takes, not CLI11's bare
+// range ("Value many not in range 0 to 1024").
+constexpr unsigned kMostThreads = 1024;
+CLI::Validator ThreadCount() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        std::string word = value;
+        std::transform(word.begin(), word.end(), word.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        if (word == "auto") {
+          value = "0";
+          return {};
+        }
+        unsigned threads = 0;
+        const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), threads);
+        if (ec == std::errc() && end == value.data() + value.size() && threads <= kMostThreads)
+          return {};
+        return fmt::format(
+            "'{}' is not a thread count: give 1 to {}, or auto (or 0) for one per usable core",
+            value, kMostThreads);
+      },
+      "T|auto");
 }
 }  // namespace
 
@@ -92,8 +112,7 @@ int main(int argc, char** argv) {
                   "results are identical to a serial run's. auto (or 0): one per core this "
                   "process may use (its affinity mask; ranks of mpirun --bind-to none share "
                   "their machine's)")
-      ->transform(ThreadsAuto())
-      ->check(CLI::Range(0, 1024));
+      ->transform(ThreadCount());
   run->add_option("-p,--partitions", run_opts.partitions,
                   "Cut the fabric into P partitions (per MPI rank), P >= T, that the T threads "
                   "share: each window a thread runs its own, then any not yet begun; smaller "
@@ -155,8 +174,7 @@ int main(int argc, char** argv) {
       ->add_option("-t,--threads", sweep_opts.threads,
                    "Run each point partitioned over T threads (rocesim run --threads; auto: "
                    "every usable core, one point at a time unless -j says otherwise)")
-      ->transform(ThreadsAuto())
-      ->check(CLI::Range(0, 1024));
+      ->transform(ThreadCount());
   sweep
       ->add_option("-p,--partitions", sweep_opts.partitions,
                    "Cut each point's fabric into P partitions (rocesim run --partitions)")

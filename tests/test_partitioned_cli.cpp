@@ -124,7 +124,16 @@ TEST_F(PartitionedCli, ThreadsAutoTakesEveryUsableCore) {
   const Cli r = RunRocesim("run '" + ExamplePath("quickstart.yaml") + "' -q --threads many -o '" +
                            dir_ + "x'");
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find("--threads"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("--threads: 'many' is not a thread count: give 1 to 1024, or auto"),
+            std::string::npos)
+      << r.output;
+  for (const char* bad : {"1025", "-1", "2.5"}) {
+    const Cli b = RunRocesim("run '" + ExamplePath("quickstart.yaml") + "' -q --threads " + bad +
+                             " -o '" + dir_ + "x'");
+    EXPECT_EQ(b.exit_code, 2) << bad << ": " << b.output;
+    EXPECT_NE(b.output.find(std::string("'") + bad + "' is not a thread count"), std::string::npos)
+        << b.output;
+  }
 }
 
 // More threads than the cores the affinity mask allows: the run says so,
