@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 
+#include "fuzz/cut_in_two.h"
 #include "net/fabric_layout.h"
 #include "scenario/hpcc_config_import.h"
 #include "scenario/scenario_reader.h"
@@ -34,17 +36,25 @@ void Bound(Scenario& sc) {
   }
 }
 
-void RunScenarioText(const std::string& text, const std::string& examples) {
+// The scenario a fuzz input describes, bounded, or nullopt when the reader
+// refuses it (its own error: the clean outcome) or its fabric is too large.
+std::optional<Scenario> BoundedScenario(const std::string& text, const std::string& examples) {
   Scenario sc;
   try {
     sc = ParseScenarioText(text, "fuzz.yaml", examples, {}, std::nullopt);
   } catch (const ScenarioError&) {
-    return;
+    return std::nullopt;
   }
-  if (ExpectedHostCount(sc.topology) > kMaxHosts) return;
+  if (ExpectedHostCount(sc.topology) > kMaxHosts) return std::nullopt;
   Bound(sc);
+  return sc;
+}
+
+void RunScenarioText(const std::string& text, const std::string& examples) {
+  const std::optional<Scenario> sc = BoundedScenario(text, examples);
+  if (!sc) return;
   try {
-    Simulation sim(sc);
+    Simulation sim(*sc);
     const RunStats stats = sim.Run();
     BuildSummary(sim, stats).dump();
   } catch (const BuildError&) {
@@ -68,6 +78,13 @@ std::vector<Target> Targets(const std::string& source_dir, const std::string& sc
                  {"examples", "examples/aicb", "bench", "fuzz/corpus/scenario"},
                  {".yaml"},
                  [examples](const std::string& in) { RunScenarioText(in, examples); }});
+  out.push_back({"scenario_partitioned",
+                 {"examples", "examples/aicb", "fuzz/corpus/scenario"},
+                 {".yaml"},
+                 [examples, scratch_dir](const std::string& in) {
+                   if (const std::optional<Scenario> sc = BoundedScenario(in, examples))
+                     ExpectCutInTwoRunsAlike(*sc, scratch_dir + "/partitioned");
+                 }});
   out.push_back({"hpcc_topology",
                  {"bench/hpcc"},
                  {"fattree_k8.txt", "fat320.txt"},

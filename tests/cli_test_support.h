@@ -13,9 +13,11 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "stats/results_diff.h"
 #include "tests/sim_test_support.h"
 
 namespace rocesim::test {
@@ -109,31 +111,11 @@ class CliTest : public ::testing::Test {
   // is the same (summary.json but for its `run` object), and b's partition
   // files were merged away; returns the names compared (relative paths).
   std::vector<std::string> ExpectSameResults(const std::string& a, const std::string& b) {
-    namespace fs = std::filesystem;
-    auto files = [&](const std::string& name) {
-      std::vector<std::string> out;
-      for (const auto& e : fs::recursive_directory_iterator(dir_ + name))
-        if (e.is_regular_file()) out.push_back(fs::relative(e.path(), dir_ + name).string());
-      std::sort(out.begin(), out.end());
-      return out;
-    };
-    const std::vector<std::string> names = files(a);
-    for (const std::string& n : files(b))
-      EXPECT_TRUE(std::binary_search(names.begin(), names.end(), n))
-          << b << " has " << n << " that " << a << " has not";
-    for (const std::string& n : names) {
-      const std::string x = ReadFile(dir_ + a + "/" + n), y = ReadFile(dir_ + b + "/" + n);
-      if (n == "summary.json") {
-        nlohmann::json jx = nlohmann::json::parse(x), jy = nlohmann::json::parse(y);
-        jx.erase("run");
-        jy.erase("run");
-        EXPECT_EQ(jx.dump(2), jy.dump(2)) << a << " vs " << b;
-      } else {
-        EXPECT_TRUE(x == y) << n << " differs between " << a << " and " << b;
-      }
-    }
-    EXPECT_FALSE(fs::exists(dir_ + b + "/.partition-0")) << "partition files were not merged";
-    return names;
+    const std::optional<std::string> diff = FirstResultsDifference(dir_ + a, dir_ + b);
+    EXPECT_FALSE(diff.has_value()) << *diff;
+    EXPECT_FALSE(std::filesystem::exists(dir_ + b + "/.partition-0"))
+        << "partition files were not merged";
+    return ResultFiles(dir_ + a);
   }
 
   std::string dir_;
