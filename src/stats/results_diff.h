@@ -2,7 +2,7 @@
 // partitioned run's results are the serial run's, byte for byte): the same
 // files, each byte-identical, but for summary.json's `run` object (wall
 // time, threads, partitions: how the run went, not what it found). Used by
-// the partitioned fuzz target (fuzz/cut_in_two.h) and the CLI tests'
+// the partitioned fuzz target (fuzz/partitioned_against_serial.h) and the CLI tests'
 // comparisons (tests/cli_test_support.h).
 #pragma once
 

@@ -1,9 +1,10 @@
 // The fuzzer's check that a scenario runs partitioned as it runs serially
 // (issue #15: "everything works partitioned"; the fuzz target
 // "scenario_partitioned", fuzz/targets.h): every mutated scenario that the
-// reader accepts runs once serially and once cut in two partitions over two
-// threads, each into its own results directory, as `rocesim run` and
-// `rocesim run --threads 2 --partitions 2` would write them. The two
+// reader accepts runs once serially and once partitioned over two threads,
+// each into its own results directory, as `rocesim run` and `rocesim run
+// --threads 2 --partitions P` would write them (P is 2 or 3, by the input's
+// length: a partition per thread, or three the threads share). The two
 // directories must hold the same files, byte for byte, but for
 // summary.json's `run` object. The random differential campaign
 // (tests/differential_runs.py) draws well-formed scenarios; this one takes
@@ -11,17 +12,20 @@
 // through the partitioned run too.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "scenario/scenario.h"
 
 namespace rocesim::fuzz {
 
-// Runs `scenario` both ways under `scratch_dir` and throws
+// Runs `scenario` serially and on 2 threads sharing `partitions` (at least
+// 2) under `scratch_dir`, and throws
 // PartitionedRunDiffers naming the first file that differs (or that only
 // one run wrote, or the invariant that only one run broke). A fabric the
 // cut refuses (PartitionError: too small, or joined only by zero-delay
 // links) or cannot build is no finding: the serial target covers those.
-void ExpectCutInTwoRunsAlike(const Scenario& scenario, const std::string& scratch_dir);
+void ExpectPartitionedRunAsSerial(const Scenario& scenario, uint32_t partitions,
+                                  const std::string& scratch_dir);
 
 }  // namespace rocesim::fuzz

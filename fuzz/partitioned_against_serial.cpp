@@ -1,4 +1,4 @@
-#include "fuzz/cut_in_two.h"
+#include "fuzz/partitioned_against_serial.h"
 
 #include <filesystem>
 #include <optional>
@@ -49,19 +49,20 @@ Outcome RunInto(const Scenario& scenario, uint32_t threads, uint32_t partitions,
 
 }  // namespace
 
-void ExpectCutInTwoRunsAlike(const Scenario& scenario, const std::string& scratch_dir) {
+void ExpectPartitionedRunAsSerial(const Scenario& scenario, uint32_t partitions,
+                                  const std::string& scratch_dir) {
   const fs::path serial_dir = fs::path(scratch_dir) / "serial";
-  const fs::path cut_dir = fs::path(scratch_dir) / "cut-in-two";
+  const fs::path partitioned_dir = fs::path(scratch_dir) / "partitioned";
   const Outcome serial = RunInto(scenario, 1, 1, serial_dir);
   if (serial.refused) return;
-  const Outcome cut = RunInto(scenario, 2, 2, cut_dir);
-  if (cut.refused) return;
-  if (serial.broken.has_value() != cut.broken.has_value())
-    throw PartitionedRunDiffers("an invariant broke in the " +
-                                std::string(serial.broken ? "serial" : "partitioned") +
-                                " run only: " + (serial.broken ? *serial.broken : *cut.broken));
+  const Outcome partitioned = RunInto(scenario, 2, partitions, partitioned_dir);
+  if (partitioned.refused) return;
+  if (serial.broken.has_value() != partitioned.broken.has_value())
+    throw PartitionedRunDiffers(
+        "an invariant broke in the " + std::string(serial.broken ? "serial" : "partitioned") +
+        " run only: " + (serial.broken ? *serial.broken : *partitioned.broken));
   if (const std::optional<std::string> diff =
-          FirstResultsDifference(serial_dir.string(), cut_dir.string()))
+          FirstResultsDifference(serial_dir.string(), partitioned_dir.string()))
     throw PartitionedRunDiffers("the partitioned run's results are not the serial run's: " + *diff);
 }
 
