@@ -20,7 +20,8 @@
 namespace rocesim::fuzz {
 
 // Runs `scenario` serially and on 2 threads sharing `partitions` (at least
-// 2) under `scratch_dir`, and throws
+// 2) into scratch_dir/serial and scratch_dir/partitioned (removed again
+// when the two are alike), and throws
 // PartitionedRunDiffers naming the first file that differs (or that only
 // one run wrote, or the invariant that only one run broke). A fabric the
 // cut refuses (PartitionError: too small, or joined only by zero-delay
