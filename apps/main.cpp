@@ -19,7 +19,6 @@
 #include <charconv>
 #include <cstring>
 #include <limits>
-#include <map>
 #include <optional>
 #include <string>
 #include <tuple>

@@ -75,11 +75,12 @@ echo "== sanitizers: fuzzing, about ${FUZZ_SECONDS} s per target, $(nproc) at a 
 # the 2-core VM, two fuzzers at once, 2026-11-29) times FUZZ_SECONDS. The
 # targets are dealt round-robin to one worker per core; each saves its
 # findings under its target's name, so they share the directory.
-# scenario_partitioned (each input run serially and cut in two) was measured
+# scenario_partitioned (each input run serially and partitioned) was measured
 # on a faster VM (2026-12-06: 10.8 a second where scenario made 37.5) and
 # scaled to this one's scenario figure.
 declare -A per_second=([scenario]=22 [scenario_partitioned]=6 [hpcc_topology]=527
-  [hpcc_flows]=470 [hpcc_config]=799 [cdf]=1554 [sweep]=556 [dependency_csv]=2692 [dependency_json]=1752 [simai_workload]=2951)
+  [hpcc_flows]=470 [hpcc_config]=799 [cdf]=1554 [sweep]=556 [dependency_csv]=2692
+  [dependency_json]=1752 [simai_workload]=2951)
 mapfile -t targets < <(build-asan/rocesim_fuzz --list)
 workers=$(nproc)
 pids=()
