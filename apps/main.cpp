@@ -15,7 +15,6 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <cctype>
 #include <charconv>
 #include <cstring>
 #include <limits>
@@ -25,36 +24,16 @@
 #include <vector>
 
 #include "apps/commands.h"
+#include "apps/count_options.h"
 #include "apps/error_report.h"
 #include "core/build_info.h"
 #include "scenario/yaml_fields.h"
 
 namespace {
-// --threads: a count of threads from 0 to 1024, or auto, which is 0 (the
-// commands read 0 as one thread per usable core: core/usable_cores.h).
-// Anything else is refused with what the option takes, not CLI11's bare
-// range ("Value many not in range 0 to 1024").
-constexpr unsigned kMostThreads = 1024;
-CLI::Validator ThreadCount() {
-  return CLI::Validator(
-      [](std::string& value) -> std::string {
-        std::string word = value;
-        std::transform(word.begin(), word.end(), word.begin(),
-                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-        if (word == "auto") {
-          value = "0";
-          return {};
-        }
-        unsigned threads = 0;
-        const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), threads);
-        if (ec == std::errc() && end == value.data() + value.size() && threads <= kMostThreads)
-          return {};
-        return fmt::format(
-            "'{}' is not a thread count: give 1 to {}, or auto (or 0) for one per usable core",
-            value, kMostThreads);
-      },
-      "T|auto");
-}
+// The most partitions per rank that --partitions takes: far past what any
+// fabric gains from (sim/partition.h's default is at most 4 per thread), so
+// it only stops a typo.
+constexpr unsigned kMostPartitions = 4096;
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -117,7 +96,7 @@ int main(int argc, char** argv) {
                   "share: each window a thread runs its own, then any not yet begun; smaller "
                   "partitions fit the caches better on large fabrics (default: 1, 2 or 4 per "
                   "thread, the fewest that leave at most 1536 links to a partition)")
-      ->check(CLI::Range(1, 4096));
+      ->check(CountIn("a partition count", 1, kMostPartitions));
   // Handled by RunPythonTool before parsing; `rocesim report --help` shows their options.
   app.add_subcommand("report",
                      "Plot a results directory: PNGs and an HTML page in DIR/report/ "
@@ -147,13 +126,13 @@ int main(int argc, char** argv) {
   import_aicb->add_option("-o,--output", aicb_out, "Scenario file to write")->required();
   import_aicb
       ->add_option("--gpus", aicb_opts.gpus, "GPUs the job runs on (default: the file's all_gpus)")
-      ->check(CLI::PositiveNumber);
+      ->check(CountIn("a GPU count", 1, 1u << 20));
   import_aicb
       ->add_option("--gpus-per-server", aicb_opts.gpus_per_server,
                    "GPUs (and RDMA NICs) per server (default 8)")
-      ->check(CLI::Range(1, 1024));
+      ->check(CountIn("a GPU count", 1, 1024));
   import_aicb->add_option("--iterations", aicb_opts.iterations, "Training iterations (default 1)")
-      ->check(CLI::Range(1, 1000000));
+      ->check(CountIn("an iteration count", 1, 1000000));
   CLI::App* params = app.add_subcommand(
       "params", "List every scenario key with its default and unit (docs/scenario.md)");
   SweepOptions sweep_opts;
@@ -164,7 +143,7 @@ int main(int argc, char** argv) {
       ->add_option("-j,--jobs", sweep_opts.jobs,
                    "Worker processes at once (default: usable cores / --threads; 1 per rank with "
                    "--mpi)")
-      ->check(CLI::PositiveNumber);
+      ->check(CountIn("a job count", 1, 4096));
   sweep->add_option("-o,--output", sweep_opts.out_dir,
                     "Sweep directory (default: output: or results/SWEEP_NAME)");
   sweep->add_flag("--mpi", sweep_opts.mpi,
@@ -177,7 +156,7 @@ int main(int argc, char** argv) {
   sweep
       ->add_option("-p,--partitions", sweep_opts.partitions,
                    "Cut each point's fabric into P partitions (rocesim run --partitions)")
-      ->check(CLI::Range(1, 4096));
+      ->check(CountIn("a partition count", 1, kMostPartitions));
   sweep->add_flag("--dry-run", sweep_opts.dry_run, "Validate and list the points; run nothing");
 
   try {

@@ -19,6 +19,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "tests/sim_test_support.h"
 
@@ -32,6 +33,7 @@ struct CliResult {
   std::string output;  // stdout and stderr
 };
 
+using test::ExamplePath;
 using test::ReadFile;
 
 class CliTest : public ::testing::Test {
@@ -121,6 +123,46 @@ TEST_F(CliTest, NoSubcommandIsAUsageError) {
   const CliResult r = RunCli("");
   EXPECT_FALSE(r.crashed) << r.output;
   EXPECT_EQ(r.exit_code, 2) << r.output;
+}
+
+// Every whole-number option refuses what is not a count in its range with
+// what it takes (apps/count_options.h), exit 2, before reading any file; a
+// positive-number check used to print the largest double in full.
+TEST_F(CliTest, ACountOptionSaysWhatItTakes) {
+  struct Case {
+    std::string args, message;
+  };
+  const std::string run = "run '" + ExamplePath("quickstart.yaml") + "' -o '" + dir_ + "r' ";
+  const std::string sweep = "sweep '" + dir_ + "absent.yaml' ";
+  const std::string aicb = "import-aicb '" + dir_ + "absent.txt' -o '" + dir_ + "s.yaml' ";
+  const std::vector<Case> cases = {
+      {run + "--partitions many", "--partitions: 'many' is not a partition count: give 1 to 4096"},
+      {run + "--partitions 0", "'0' is not a partition count"},
+      {run + "--partitions 4097", "'4097' is not a partition count"},
+      {run + "--partitions 2.0", "'2.0' is not a partition count"},
+      {run + "--threads 3x", "'3x' is not a thread count: give 1 to 1024, or auto"},
+      {sweep + "-j many", "--jobs: 'many' is not a job count: give 1 to 4096"},
+      {sweep + "-j 0", "'0' is not a job count"},
+      {sweep + "-j -2", "'-2' is not a job count"},
+      {sweep + "--partitions 1e3", "'1e3' is not a partition count"},
+      {sweep + "--threads many", "'many' is not a thread count"},
+      {aicb + "--gpus -3", "--gpus: '-3' is not a GPU count: give 1 to 1048576"},
+      {aicb + "--gpus-per-server 2000", "'2000' is not a GPU count: give 1 to 1024"},
+      {aicb + "--iterations +5", "'+5' is not an iteration count: give 1 to 1000000"},
+  };
+  for (const Case& c : cases) {
+    const CliResult r = RunCli(c.args);
+    EXPECT_FALSE(r.crashed) << c.args;
+    EXPECT_EQ(r.exit_code, 2) << c.args << ": " << r.output;
+    EXPECT_NE(r.output.find(c.message), std::string::npos) << c.args << ": " << r.output;
+    EXPECT_EQ(r.output.find("not in range"), std::string::npos) << r.output;
+  }
+  // The ends of each range are taken (the sweep file is then found missing).
+  for (const std::string& args : {sweep + "-j 4096", sweep + "--partitions 4096"}) {
+    const CliResult r = RunCli(args);
+    EXPECT_EQ(r.exit_code, 2) << r.output;
+    EXPECT_NE(r.output.find("absent.yaml"), std::string::npos) << args << ": " << r.output;
+  }
 }
 
 TEST_F(CliTest, MissingScenarioFileNamesIt) {
