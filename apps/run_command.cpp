@@ -237,7 +237,7 @@ int RunCommand(const RunOptions& options) {
     progress.Clear();
     return Finish(sim, stats, *results, out_dir, quiet, warnings.size());
   }
-  if (const uint32_t cores = UsableCores(); !quiet && o.threads > cores)
+  if (const uint32_t cores = UsableCores(); !quiet && o.threads > cores) {
     fmt::print(stderr,
                "rocesim: note: {} threads on {} core{} (this process's affinity mask{}): the "
                "partitions wait for each other at every window, so a run with more threads than "
@@ -246,6 +246,17 @@ int RunCommand(const RunOptions& options) {
                ranks
                    ? "; under mpirun give each rank its cores: --bind-to none or --map-by slot:PE=T"
                    : "");
+  } else if (const uint32_t share = AutoThreadsHere(); !quiet && writer && o.threads > share) {
+    // Unbound ranks (mpirun --bind-to none, or more ranks than cores) each
+    // have every core in their masks but share them with the machine's other
+    // ranks; all see the same share, so rank 0 speaks for them.
+    fmt::print(stderr,
+               "rocesim: note: {} threads on {} core{}, each rank's share of this machine's {} "
+               "(its ranks all run on every core): the partitions wait for each other at every "
+               "window, so a run with more threads than cores is slower, not faster; --threads "
+               "auto takes the share\n",
+               o.threads, share, share == 1 ? "" : "s", cores);
+  }
   std::unique_ptr<PartitionedRun> built;
   OnEveryRank(ranks.get(), [&] {
     built = std::make_unique<PartitionedRun>(scenario, o.threads, ranks.get(), o.partitions);

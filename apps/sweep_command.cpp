@@ -227,7 +227,16 @@ int Sweep(const SweepOptions& o, SweepRanks& ranks) {
   sweep::RunnerOptions ro;
   ro.exe = sweep::SelfExecutable();
   ro.out_dir = out;
-  ro.jobs = o.jobs.value_or(o.mpi ? 1 : sweep::DefaultWorkers(UsableCores(), o.threads));
+  const int default_jobs = o.mpi ? 1 : sweep::DefaultWorkers(UsableCores(), o.threads);
+  ro.jobs = o.jobs.value_or(default_jobs);
+  ro.machine_workers = ro.jobs * static_cast<int>(o.mpi ? LocalRanksHere() : 1);
+  if (const uint32_t cores = UsableCores();
+      !o.mpi && o.threads > 1 && static_cast<uint32_t>(ro.jobs * o.threads) > cores)
+    fmt::print(stderr,
+               "sweep: note: {} points at once, each on {} threads, on {} core{}: a point's "
+               "partitions wait for each other at every window, so this sweep runs slower than "
+               "with -j {} (the default for --threads {} here)\n",
+               ro.jobs, o.threads, cores, cores == 1 ? "" : "s", default_jobs, o.threads);
   ro.threads = o.threads;
   ro.partitions = static_cast<int>(o.partitions);
   ro.rank = ranks.rank();

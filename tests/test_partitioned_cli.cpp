@@ -15,9 +15,11 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/usable_cores.h"
+#include "sim/mpi_launch_env.h"
 #include "tests/cli_test_support.h"
 
 namespace rocesim {
@@ -147,6 +149,29 @@ TEST_F(PartitionedCli, MoreThreadsThanCoresSaysSoAndStillMatches) {
   EXPECT_NE(out.find("note: 3 threads on 1 core (this process's affinity mask)"), std::string::npos)
       << out;
   EXPECT_GE(ExpectSameResults("serial", "pinned").size(), 6u);
+}
+
+// Unbound ranks (--bind-to none) each have every core in their masks but
+// share them: 2 ranks with a thread per core each are told that their share
+// is half the machine (and their threads wait briefly before sleeping at the
+// barrier, as with more threads than cores: sim/partitioned_run.cpp; 3 ranks
+// of 2 threads on 2 cores took 26.8 s for rcm-victim when they spun, 1.0 s
+// now, against 0.24 s serial). The results are the serial run's.
+TEST_F(PartitionedCli, UnboundRanksAreToldTheirShareOfTheCores) {
+  if (!HaveMpirun()) GTEST_SKIP() << "no mpirun (scripts/install-deps.sh installs OpenMPI)";
+  const unsigned cores = std::thread::hardware_concurrency();
+  if (cores < 2 || cores > 4 || UsableCores() < cores)
+    GTEST_SKIP() << "needs all of a 2- to 4-core machine (rcm-victim cuts at most 8 ways here)";
+  RunInto("serial", ExamplePath("rcm-victim.yaml"), "");
+  const std::string out =
+      RunInto("ranks", ExamplePath("rcm-victim.yaml"), "--threads " + std::to_string(cores),
+              Mpirun(2) + "--bind-to none ", /*quiet=*/false);
+  const std::string note = "note: " + std::to_string(cores) + " threads on " +
+                           std::to_string(cores / 2) + " core" + (cores / 2 == 1 ? "" : "s") +
+                           ", each rank's share of this machine's " + std::to_string(cores);
+  EXPECT_EQ(test::CountOf(out, note), 1) << "rank 0 alone says so: " << out;
+  EXPECT_DOUBLE_EQ(Summary("ranks")["run"]["partitioned_time"]["barrier_spin_seconds"], 20e-6);
+  ExpectSameResults("serial", "ranks");
 }
 
 // Ranks and threads together: 2 ranks x 2 threads, four partitions, with monitors.
@@ -351,19 +376,43 @@ TEST_F(PartitionedCli, DeadlockSamplesSeveralTimesAWindow) {
   ExpectSameResults("serial", "shared");
 }
 
+// A sweep's points run partitioned, with the serial results. Two points at
+// once are told that they share the machine (ROCESIM_SWEEP_WORKERS), so
+// that on 2 cores their threads wait briefly before sleeping at the barrier
+// (a sweep of 4 rcm-victim points, -j 2 --threads 2 on 2 cores: 2.32 s when
+// they spun, against 0.74 s with -j 1); the sweep says when its points'
+// threads outnumber the cores.
 TEST_F(PartitionedCli, SweepPointsRunPartitioned) {
   const std::string sweep = WriteQuickstartSeedSweep();
   ASSERT_EQ(RunRocesim("sweep '" + sweep + "' -j 1 -o '" + dir_ + "plain'").exit_code, 0);
   const Cli r = RunRocesim("sweep '" + sweep + "' -j 1 --threads 2 -o '" + dir_ + "threads'");
   ASSERT_EQ(r.exit_code, 0) << r.output;
+  const Cli two = RunRocesim("sweep '" + sweep + "' -j 2 --threads 2 -o '" + dir_ + "two'");
+  ASSERT_EQ(two.exit_code, 0) << two.output;
+  const bool crowded = 2 * 2 > UsableCores();
+  EXPECT_EQ(
+      two.output.find("sweep: note: 2 points at once, each on 2 threads, on ") != std::string::npos,
+      crowded)
+      << two.output;
+  EXPECT_EQ(r.output.find("note"), std::string::npos) << r.output;
+  // How long a waiting thread spins: 1 ms when each thread of the points
+  // running at once has a core (sim/spin_barrier.h).
+  auto spin = [](uint32_t cores) { return 2 <= cores ? 0.001 : 0.00002; };
+  const uint32_t machine = std::max(1u, std::thread::hardware_concurrency());
   for (const std::string p : {"p0000_seed=1", "p0001_seed=2"}) {
     nlohmann::json a = nlohmann::json::parse(ReadFile(dir_ + "plain/" + p + "/summary.json"));
-    nlohmann::json b = nlohmann::json::parse(ReadFile(dir_ + "threads/" + p + "/summary.json"));
     a.erase("run");
-    b.erase("run");
-    EXPECT_EQ(a, b) << p;
-    EXPECT_EQ(ReadFile(dir_ + "plain/" + p + "/flows.csv"),
-              ReadFile(dir_ + "threads/" + p + "/flows.csv"));
+    for (const std::string way : {"threads", "two"}) {
+      nlohmann::json b = nlohmann::json::parse(ReadFile(dir_ + way + "/" + p + "/summary.json"));
+      const double spun = b["run"]["partitioned_time"]["barrier_spin_seconds"];
+      EXPECT_DOUBLE_EQ(spun, spin(way == "threads" ? AutoThreads(UsableCores(), machine, nullptr)
+                                                   : AutoThreads(UsableCores(), machine, "2")))
+          << way << " " << p;
+      b.erase("run");
+      EXPECT_EQ(a, b) << way << " " << p;
+      EXPECT_EQ(ReadFile(dir_ + "plain/" + p + "/flows.csv"),
+                ReadFile(dir_ + way + "/" + p + "/flows.csv"));
+    }
   }
 }
 

@@ -24,22 +24,32 @@ void PreferSharedMemoryPml() {
     setenv("OMPI_MCA_pml", pml, /*overwrite=*/0);
 }
 
+namespace {
+// A count of processes from the environment: at least 1 (unset or not a number).
+uint32_t ProcessCount(const char* text) {
+  if (text == nullptr) return 1;
+  const std::string_view s(text);
+  uint32_t n = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
+  return ec == std::errc() && end == s.data() + s.size() && n > 1 ? n : 1;
+}
+}  // namespace
+
 uint32_t AutoThreads(uint32_t usable, uint32_t machine, const char* local_ranks) {
   usable = std::max(usable, 1u);
-  uint32_t sharing = 1;
-  if (local_ranks != nullptr) {
-    const std::string_view text(local_ranks);
-    uint32_t n = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-    if (ec == std::errc() && end == text.data() + text.size() && n > 1) sharing = n;
-  }
+  const uint32_t sharing = ProcessCount(local_ranks);
   if (sharing > 1 && usable >= machine) return std::max(1u, usable / sharing);
   return usable;
 }
 
+uint32_t LocalRanksHere() {
+  return ProcessCount(std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE"));
+}
+
 uint32_t AutoThreadsHere() {
-  return AutoThreads(UsableCores(), std::max(1u, std::thread::hardware_concurrency()),
-                     std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE"));
+  const char* sharing = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+  if (sharing == nullptr) sharing = std::getenv(kSweepWorkersVar);
+  return AutoThreads(UsableCores(), std::max(1u, std::thread::hardware_concurrency()), sharing);
 }
 
 }  // namespace rocesim

@@ -31,7 +31,18 @@ void PreferSharedMemoryPml();
 // its part, at least one.
 uint32_t AutoThreads(uint32_t usable, uint32_t machine, const char* local_ranks);
 // AutoThreads for this process: its mask, the machine's online cores and the
-// launcher's environment.
+// launcher's environment, or outside mpirun the sweep's (kSweepWorkersVar).
+// It is also the cores a partitioned run's threads count on when they choose
+// how long to spin at the barrier (sim/partitioned_run.cpp).
 uint32_t AutoThreadsHere();
+
+// The ranks mpirun started on this machine (OMPI_COMM_WORLD_LOCAL_SIZE), 1
+// outside mpirun.
+uint32_t LocalRanksHere();
+
+// Set by `rocesim sweep` for each point's run when more than one point runs
+// at once on the machine: how many, so that a point partitioned over threads
+// knows that it shares the cores (sweep/sweep_runner.h).
+inline constexpr char kSweepWorkersVar[] = "ROCESIM_SWEEP_WORKERS";
 
 }  // namespace rocesim

@@ -38,6 +38,9 @@ struct PartitionTimes {
   std::vector<double> waiting;     // per thread: seconds waiting at the barrier
   std::vector<double> exchanging;  // per thread: seconds exchanging with other ranks (thread 0;
                                    // its waits for the slower ranks included)
+  // How long a thread waiting at the barrier spins before it sleeps: long
+  // with a core for every thread, short without (sim/spin_barrier.h).
+  double barrier_spin_seconds = 0;
 };
 
 struct RunStats {

@@ -61,6 +61,9 @@ class SpinBarrier {
     return threads <= cores ? microseconds(1000) : microseconds(20);
   }
 
+  // How long a waiting thread spins before it sleeps.
+  std::chrono::nanoseconds SpinBudget() const { return spin_budget_; }
+
   struct Aborted : std::exception {
     const char* what() const noexcept override { return "another partition of the run failed"; }
   };

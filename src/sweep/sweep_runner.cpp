@@ -21,6 +21,7 @@
 #include <string_view>
 
 #include "core/checked_write.h"
+#include "sim/mpi_launch_env.h"
 
 extern char** environ;
 
@@ -75,7 +76,8 @@ class Pool {
         outcomes_(outcomes),
         owned_(owned),
         done_(done),
-        base_(fs::absolute(spec.base).string()) {}
+        base_(fs::absolute(spec.base).string()),
+        workers_var_(fmt::format("{}={}", kSweepWorkersVar, o.machine_workers)) {}
 
   void Run(const std::vector<size_t>& todo) {
     size_t next = 0;
@@ -108,15 +110,18 @@ class Pool {
 
   // A point runs as a plain process, not as a rank of the sweep's MPI job:
   // this process's environment without the launcher's variables, which would
-  // make `rocesim run` take itself for one rank of a partitioned run.
-  static std::vector<char*> PointEnvironment() {
+  // make `rocesim run` take itself for one rank of a partitioned run, and
+  // (more than one point at once) with how many points share the machine.
+  std::vector<char*> PointEnvironment() {
     std::vector<char*> env;
     for (char** e = environ; *e != nullptr; ++e) {
       const std::string_view var(*e);
-      if (var.starts_with("OMPI_COMM_WORLD") || var.starts_with("PMIX_") || var.starts_with("PMI_"))
+      if (var.starts_with("OMPI_COMM_WORLD") || var.starts_with("PMIX_") ||
+          var.starts_with("PMI_") || var.starts_with(kSweepWorkersVar))
         continue;
       env.push_back(*e);
     }
+    if (o_.machine_workers > 1) env.push_back(workers_var_.data());
     env.push_back(nullptr);
     return env;
   }
@@ -208,6 +213,7 @@ class Pool {
   size_t done_;
   size_t failed_ = 0;
   std::string base_;
+  std::string workers_var_;  // ROCESIM_SWEEP_WORKERS=N, for PointEnvironment
   std::map<pid_t, Running> running_;
 };
 

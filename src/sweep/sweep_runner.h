@@ -29,6 +29,10 @@ struct RunnerOptions {
   int rank = 0;         // this process runs points with index % ranks == rank
   int ranks = 1;
   std::string log_prefix;  // put before every progress line ("rank 1: " under MPI)
+  // Points running at once on this machine, these workers and (--mpi) the
+  // other ranks' there: each point's run is told (ROCESIM_SWEEP_WORKERS,
+  // sim/mpi_launch_env.h), so that its threads know they share the cores.
+  int machine_workers = 1;
 };
 
 // Workers when -j is not given: one per `threads_per_point` of the `cores`

@@ -252,6 +252,18 @@ class SweepTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "partitions"):
             rocesim.sweep(QUICKSTART, grid=self.GRID, threads=2, partitions=1)
 
+    def test_sweep_workers_share_the_cores(self):
+        # Two workers' points on 2 threads each: a point's threads spin 1 ms
+        # at the barrier only if its share of the machine (half of it, when
+        # this process may use every core) gives each thread a core.
+        s = rocesim.sweep(QUICKSTART, grid=self.GRID, set=self.SET, jobs=2, threads=2)
+        usable, machine = rocesim._run.usable_cores(), os.cpu_count()
+        share = max(1, usable // 2) if usable >= machine else usable
+        for i in range(len(s.names)):
+            spun = s.result(i).summary["run"]["partitioned_time"]["barrier_spin_seconds"]
+            self.assertEqual(spun, 0.001 if 2 <= share else 20e-6)
+        self.assertNotIn("ROCESIM_SWEEP_WORKERS", os.environ)
+
     def test_dict_sweep_and_a_failing_point(self):
         with tempfile.TemporaryDirectory() as tmp:
             sc = quickstart_dict()

@@ -67,6 +67,14 @@ def _read_table(path):
     return out
 
 
+def _share_cores(workers):
+    """A worker's initializer: its runs share the machine's cores with the
+    other workers', as `rocesim sweep` tells its points, so that a point's
+    threads spin only briefly at the barrier when the workers' threads
+    outnumber the cores (sim/mpi_launch_env.h)."""
+    os.environ["ROCESIM_SWEEP_WORKERS"] = str(workers)
+
+
 def _run_point(task):
     """A worker's point: run, save into the sweep directory (complete or not
     at all); the error message instead when it fails."""
@@ -156,7 +164,7 @@ def sweep(scenario, grid=None, points=None, set=None, out=None, jobs=None, threa
     else:
         # fork: the workers need nothing but this process's modules (a
         # notebook's __main__ is not re-imported).
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+        with multiprocessing.get_context("fork").Pool(jobs, _share_cores, (jobs,)) as pool:
             for done, outcome in enumerate(pool.imap_unordered(_run_point, tasks), 1):
                 finish(*outcome, done)
     csv_text = plan.csv(directory, failed)
