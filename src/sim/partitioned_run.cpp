@@ -37,11 +37,11 @@ void AddTime(double& into, Work&& work) {
 // alternate) and what the job agreed on.
 struct PartitionedRun::Shared {
   // The threads spin long only if each has a core: the cores this process
-  // may count on are its affinity mask's, or, under mpirun --bind-to none,
-  // its share of the machine with the other ranks started on it (what
-  // --threads auto takes). Three ranks of 2 threads on 2 cores, each rank
-  // counting the whole machine, spun 1 ms a window: 26.8 s for rcm-victim,
-  // whose serial run takes 0.24 s.
+  // may count on are its affinity mask's, or, when that is the whole
+  // machine, its share with the other ranks mpirun started there or the
+  // sweep's other points (what --threads auto takes). Three ranks of 2
+  // threads on 2 cores, each counting both cores, spun 1 ms a window: 26.8 s
+  // for rcm-victim, whose serial run takes 0.24 s.
   Shared(uint32_t threads, uint32_t partitions)
       : sync(threads, SpinBarrier::ForCores(threads, AutoThreadsHere())) {
     for (Slot& s : slots) {
