@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <new>
 
 #include "core/dir_lock.h"
 #include "net/fabric_layout.h"
@@ -14,9 +15,17 @@
 
 namespace rocesim {
 
+std::string ErrorText(const std::exception& e) {
+  if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr)
+    return "out of memory (std::bad_alloc): the run needs more memory than this process may use "
+           "(the machine's, a cgroup's limit, ulimit -v); a shorter run's summary.json "
+           "(run.peak_rss_bytes) shows how much it takes";
+  return e.what();
+}
+
 ErrorReport DescribeError(const std::exception_ptr& error) {
   auto say = [](int status, const std::exception& e, const char* after = "") {
-    return ErrorReport{status, fmt::format("rocesim: error: {}{}\n", e.what(), after)};
+    return ErrorReport{status, fmt::format("rocesim: error: {}{}\n", ErrorText(e), after)};
   };
   try {
     std::rethrow_exception(error);

@@ -21,6 +21,10 @@ struct ErrorReport {
   std::string line;  // "rocesim: error: ...\n" ("" for JobEnded)
 };
 
+// What an exception says to a user: its what(), but for running out of
+// memory, whose what() is only "std::bad_alloc".
+std::string ErrorText(const std::exception& e);
+
 // What `error` (an exception the commands throw) says and its exit status.
 ErrorReport DescribeError(const std::exception_ptr& error);
 

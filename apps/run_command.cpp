@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "apps/commands.h"
+#include "apps/error_report.h"
 #include "apps/mpi_rank_exchange.h"
 #include "apps/rank_agreement.h"
 #include "apps/run_details.h"
@@ -154,7 +155,7 @@ RunStats RunOrEndJob(PartitionedRun& run, const Simulation::ProgressFn& update, 
                                  ? nullptr
                                  : std::current_exception());
     }
-    fmt::print(stderr, "rocesim: error: rank {}: {}\n", ranks->Rank(), e.what());
+    fmt::print(stderr, "rocesim: error: rank {}: {}\n", ranks->Rank(), ErrorText(e));
     std::fflush(stderr);
     if (scratch) scratch->Remove();
     ranks->AbortJob(1);

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "apps/commands.h"
+#include "apps/error_report.h"
 #include "apps/mpi_rank_exchange.h"
 #include "apps/rank_agreement.h"
 #include "core/dir_lock.h"
@@ -281,7 +282,7 @@ int SweepCommand(const SweepOptions& command_line) {
   } catch (const std::exception& e) {
     // Mid-sweep: one rank failing must not leave the others waiting.
     if (ranks.group()) {
-      fmt::print(stderr, "rocesim: error: rank {}: {}\n", ranks.rank(), e.what());
+      fmt::print(stderr, "rocesim: error: rank {}: {}\n", ranks.rank(), ErrorText(e));
       std::fflush(stderr);
       ranks.Abort(1);
     }
