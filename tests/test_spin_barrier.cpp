@@ -2,7 +2,8 @@
 // leaves a round before every thread has arrived, whether the waiters are
 // still spinning or already asleep when the last one comes (a lost wake-up
 // would hang the waiters: a watchdog fails the test after 60 s); the
-// spin budget follows the threads-to-cores count; Abort stops every waiter;
+// spin budget follows the threads-to-cores count, and a long spin that runs
+// out backs off to the short one for a while; Abort stops every waiter;
 // and UsableCores (core/usable_cores.h) follows the thread's affinity mask.
 // The same holds for processes meeting on words in shared memory.
 #include <gtest/gtest.h>
@@ -161,6 +162,60 @@ TEST(SpinBarrier, BudgetFollowsThreadsPerCore) {
   EXPECT_EQ(SpinBarrier::ForCores(1, 16), std::chrono::milliseconds(1));
   EXPECT_EQ(SpinBarrier::ForCores(3, 2), std::chrono::microseconds(20));
   EXPECT_EQ(SpinBarrier::ForCores(2, 1), std::chrono::microseconds(20));
+}
+
+// Two long spins that run out in windows less than 64 apart (the other
+// thread arrives 250 ms late) are taken for contention: the barrier's next
+// 1,024 windows spin only 20 us, then the long budget returns. One alone is
+// not, nor is a short budget running out. The long budget is 100 ms here
+// rather than 1 ms, so that a loaded machine (the sanitizers' suite, two
+// tests at once) cannot run a long spin out in the rounds between.
+TEST(SpinBarrier, LongSpinsThatRunOutBackOffForAWhile) {
+  using std::chrono::microseconds;
+  using std::chrono::milliseconds;
+  SpinBarrier barrier(2, milliseconds(100));
+  EXPECT_EQ(barrier.SpinBudgetNow(), milliseconds(100));
+  auto late_round = [&] {
+    std::thread late([&] {
+      std::this_thread::sleep_for(milliseconds(250));
+      barrier.Wait();
+    });
+    barrier.Wait();
+    late.join();
+  };
+  auto rounds = [&](int n) {
+    std::thread other([&] {
+      for (int r = 0; r < n; ++r) barrier.Wait();
+    });
+    for (int r = 0; r < n; ++r) barrier.Wait();
+    other.join();
+  };
+  late_round();  // window 0
+  EXPECT_EQ(barrier.Backoffs(), 0u);
+  EXPECT_EQ(barrier.SpinBudgetNow(), milliseconds(100));
+  rounds(10);
+  late_round();  // window 11
+  EXPECT_EQ(barrier.Backoffs(), 1u);
+  EXPECT_EQ(barrier.SpinBudgetNow(), microseconds(20));
+  rounds(1022);  // windows 12 to 1033: up to 11 + 1,023
+  EXPECT_EQ(barrier.SpinBudgetNow(), microseconds(20));
+  rounds(1);
+  EXPECT_EQ(barrier.SpinBudgetNow(), milliseconds(100));
+  EXPECT_EQ(barrier.Backoffs(), 1u);
+  rounds(100);
+  late_round();  // more than 64 windows after window 11's
+  EXPECT_EQ(barrier.Backoffs(), 1u);
+  EXPECT_EQ(barrier.SpinBudgetNow(), milliseconds(100));
+
+  SpinBarrier crowded(2, SpinBarrier::ForCores(3, 2));
+  std::thread slow([&] {
+    std::this_thread::sleep_for(milliseconds(5));
+    crowded.Wait();
+  });
+  crowded.Wait();
+  slow.join();
+  EXPECT_EQ(crowded.Backoffs(), 0u);
+  EXPECT_EQ(crowded.SpinBudgetNow(), microseconds(20));
 }
 
 TEST(UsableCores, FollowsTheAffinityMask) {

@@ -386,6 +386,7 @@ std::string PartitionDir(const std::string& dir, uint32_t partition) {
 PartitionTimes PartitionedRun::Times() const {
   PartitionTimes times = times_;
   times.barrier_spin_seconds = std::chrono::duration<double>(shared_->sync.SpinBudget()).count();
+  times.barrier_backoffs = shared_->sync.Backoffs();
   for (const ThreadTimes& t : thread_times_) {
     times.taking_in.push_back(t.taking_in);
     times.waiting.push_back(t.waiting);
@@ -407,6 +408,12 @@ std::string PartitionedRun::Balance() const {
                    seconds(times.taking_in), seconds(times.waiting));
   if (exchange_)
     s += fmt::format(", exchanging with the other ranks: {}", seconds(times.exchanging));
+  if (times.barrier_backoffs != 0)
+    s += fmt::format(
+        "; waits outlasted the barrier's {:.0f} us spin in windows close together {} time{} "
+        "(each followed by 1024 windows of 20 us spins; another program on these cores?)",
+        times.barrier_spin_seconds * 1e6, times.barrier_backoffs,
+        times.barrier_backoffs == 1 ? "" : "s");
   return s;
 }
 

@@ -41,6 +41,9 @@ struct PartitionTimes {
   // How long a thread waiting at the barrier spins before it sleeps: long
   // with a core for every thread, short without (sim/spin_barrier.h).
   double barrier_spin_seconds = 0;
+  // How many times a long spin ran out and the barrier spun short for a
+  // while (contention for the cores, or windows that uneven).
+  uint64_t barrier_backoffs = 0;
 };
 
 struct RunStats {

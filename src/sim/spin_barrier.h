@@ -15,6 +15,21 @@
 // the thread it waits for needs, so it sleeps after 20 us (k8, 4 threads on
 // 2 cores: 3.7 s against 8.5 s when it spun and yielded).
 //
+// What the run cannot see: other programs on the machine, such as a second
+// run started beside it (`--threads auto` twice, ctest -j2). Then a thread
+// spinning 1 ms holds a core that a thread of its own run needs; two
+// rcm-victim runs of 2 threads at once on 2 cores took 8.1 s, against 0.16
+// s for one alone. A long spin that runs out (a wait past 1 ms) is rare
+// with a core per thread (fat320's waits have a 99th percentile near 100
+// us; a run alone on this VM met one every 2,000-4,000 windows, and in its
+// first window), and frequent under contention, where the thread waited for
+// is off its core. So two long spins that run out within kSuspectWindows
+// windows are taken for contention, and the next kBackoffWindows windows
+// spin only the short budget; a run that keeps meeting them stays short. A
+// run whose windows really are that uneven then sleeps through its long
+// waits, which costs a wake-up (tens of microseconds) against a wait of a
+// millisecond or more.
+//
 // A thread that fails outside a partition's work (a partition's own
 // failure is agreed with its window: sim/partitioned_run.h) calls Abort:
 // every thread waiting, and every later Wait, throws Aborted, so the others
@@ -27,6 +42,7 @@
 // (sim/futex_word.h).
 #pragma once
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -58,11 +74,21 @@ class SpinBarrier {
   // The budget for `threads` threads on `cores` usable cores.
   static std::chrono::nanoseconds ForCores(uint32_t threads, uint32_t cores) {
     using std::chrono::microseconds;
-    return threads <= cores ? microseconds(1000) : microseconds(20);
+    return threads <= cores ? microseconds(1000) : kShortSpin;
   }
 
-  // How long a waiting thread spins before it sleeps.
+  // How long a waiting thread spins before it sleeps, with a core per thread.
   std::chrono::nanoseconds SpinBudget() const { return spin_budget_; }
+  // How long it spins in the barrier's next window (shorter after a long
+  // spin ran out: contention).
+  std::chrono::nanoseconds SpinBudgetNow() const {
+    return BackingOff(w_.generation.load(std::memory_order_acquire))
+               ? std::min(spin_budget_, kShortSpin)
+               : spin_budget_;
+  }
+  // How many times the barrier backed off to short spins for
+  // kBackoffWindows windows.
+  uint64_t Backoffs() const { return backoffs_.load(std::memory_order_relaxed); }
 
   struct Aborted : std::exception {
     const char* what() const noexcept override { return "another partition of the run failed"; }
@@ -86,12 +112,16 @@ class SpinBarrier {
       if (w_.sleepers.load(std::memory_order_seq_cst) != 0) WakeAllSleepers(w_.generation);
       return;
     }
-    const auto spin_until = std::chrono::steady_clock::now() + spin_budget_;
+    const std::chrono::nanoseconds budget =
+        BackingOff(generation) ? std::min(spin_budget_, kShortSpin) : spin_budget_;
+    const bool long_spin = budget > kShortSpin;
+    const auto spin_until = std::chrono::steady_clock::now() + budget;
     for (uint32_t spins = 1; w_.generation.load(std::memory_order_acquire) == generation; ++spins) {
 #if defined(__x86_64__) || defined(__i386__)
       __builtin_ia32_pause();
 #endif
       if (spins % kSpinsPerClockRead == 0 && std::chrono::steady_clock::now() >= spin_until) {
+        if (long_spin) RanOutOfLongSpin(generation);
         w_.sleepers.fetch_add(1, std::memory_order_seq_cst);
         while (w_.generation.load(std::memory_order_seq_cst) == generation)
           SleepWhileEquals(w_.generation, generation);
@@ -104,8 +134,34 @@ class SpinBarrier {
 
  private:
   static constexpr uint32_t kSpinsPerClockRead = 16;  // a clock read is ~20 ns, a pause ~40
+  static constexpr std::chrono::nanoseconds kShortSpin = std::chrono::microseconds(20);
+  static constexpr uint32_t kSuspectWindows = 64;
+  static constexpr uint32_t kBackoffWindows = 1024;
+  // Backs off when the long spin of window `generation` ran out within
+  // kSuspectWindows windows of the last window whose did (two waiters of
+  // one window are one slow thread, not contention).
+  void RanOutOfLongSpin(uint32_t generation) {
+    const uint32_t last = last_run_out_.load(std::memory_order_relaxed);
+    if (generation == last) return;  // another waiter of the same window
+    last_run_out_.store(generation, std::memory_order_relaxed);
+    if (generation - last >= kSuspectWindows) return;
+    backoff_until_.store(generation + kBackoffWindows, std::memory_order_relaxed);
+    backoffs_.fetch_add(1, std::memory_order_relaxed);
+  }
+  // Whether the window of `generation` is one of the kBackoffWindows before
+  // backoff_until_ (counted modulo 2^32, as the generation wraps around).
+  bool BackingOff(uint32_t generation) const {
+    const uint32_t ahead = backoff_until_.load(std::memory_order_relaxed) - generation;
+    return ahead - 1 < kBackoffWindows;
+  }
   const uint32_t threads_;
   const std::chrono::nanoseconds spin_budget_;
+  // This process's view of contention (each process sharing the words has
+  // its own): the generation before which waits spin short, and how often a
+  // long spin ran out.
+  std::atomic<uint32_t> backoff_until_{0};
+  std::atomic<uint32_t> last_run_out_{UINT32_MAX / 2};  // far from any early window
+  std::atomic<uint64_t> backoffs_{0};
   BarrierWords own_;  // unused when the words are elsewhere
   BarrierWords& w_;
 };

@@ -173,7 +173,8 @@ nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
             {"partition_event_seconds", pt.events},
             {"thread_take_in_seconds", pt.taking_in},
             {"thread_wait_seconds", pt.waiting},
-            {"barrier_spin_seconds", pt.barrier_spin_seconds}};
+            {"barrier_spin_seconds", pt.barrier_spin_seconds},
+            {"barrier_backoffs", pt.barrier_backoffs}};
     if (stats.ranks > 1) time["thread_rank_exchange_seconds"] = pt.exchanging;
   }
   return j;
