@@ -138,8 +138,8 @@ class SpinBarrier {
   static constexpr uint32_t kSuspectWindows = 64;
   static constexpr uint32_t kBackoffWindows = 1024;
   // Backs off when the long spin of window `generation` ran out within
-  // kSuspectWindows windows of the last window whose did (two waiters of
-  // one window are one slow thread, not contention).
+  // kSuspectWindows windows of the last window whose long spin did (two
+  // waiters of one window are one slow thread, not contention).
   void RanOutOfLongSpin(uint32_t generation) {
     const uint32_t last = last_run_out_.load(std::memory_order_relaxed);
     if (generation == last) return;  // another waiter of the same window
@@ -157,8 +157,8 @@ class SpinBarrier {
   const uint32_t threads_;
   const std::chrono::nanoseconds spin_budget_;
   // This process's view of contention (each process sharing the words has
-  // its own): the generation before which waits spin short, and how often a
-  // long spin ran out.
+  // its own): the generation before which waits spin short, the last window
+  // whose long spin ran out, and how many back-offs there were.
   std::atomic<uint32_t> backoff_until_{0};
   std::atomic<uint32_t> last_run_out_{UINT32_MAX / 2};  // far from any early window
   std::atomic<uint64_t> backoffs_{0};
