@@ -77,6 +77,9 @@ class PartitionedCli : public test::CliTest {
     ASSERT_EQ(taking_in.size(), threads) << pt;
     ASSERT_EQ(waiting.size(), threads) << pt;
     EXPECT_EQ(pt.contains("thread_rank_exchange_seconds"), ranks) << pt;
+    const double spin = pt["barrier_spin_seconds"].get<double>();
+    EXPECT_TRUE(spin == 0.001 || spin == 20e-6) << pt;
+    EXPECT_TRUE(pt["barrier_backoffs"].is_number_unsigned()) << pt;
     const double wall = run["wall_seconds"].get<double>();
     for (uint32_t t = 0; t < threads; ++t) {
       EXPECT_GT(events[t], 0) << pt;
