@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +21,7 @@
 
 #include "core/usable_cores.h"
 #include "sim/mpi_launch_env.h"
+#include "sim/spin_barrier.h"
 #include "tests/cli_test_support.h"
 
 namespace rocesim {
@@ -400,7 +402,9 @@ TEST_F(PartitionedCli, SweepPointsRunPartitioned) {
   EXPECT_EQ(r.output.find("note"), std::string::npos) << r.output;
   // How long a waiting thread spins: 1 ms when each thread of the points
   // running at once has a core (sim/spin_barrier.h).
-  auto spin = [](uint32_t cores) { return 2 <= cores ? 0.001 : 0.00002; };
+  auto spin = [](uint32_t cores) {
+    return std::chrono::duration<double>(SpinBarrier::ForCores(2, cores)).count();
+  };
   const uint32_t machine = std::max(1u, std::thread::hardware_concurrency());
   for (const std::string p : {"p0000_seed=1", "p0001_seed=2"}) {
     nlohmann::json a = nlohmann::json::parse(ReadFile(dir_ + "plain/" + p + "/summary.json"));
