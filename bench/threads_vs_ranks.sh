@@ -12,7 +12,8 @@
 # MPI's start and end), where a partitioned run's time went (rank 0's
 # partitions and threads: events, taking in frames, waiting at the barrier,
 # exchanging with the other rank; summary.json run.partitioned_time), then
-# the sums with the speed-ups over serial and the extra CPU. Checks that every run's
+# the sums with the speed-ups over serial and the extra CPU, and the medians of
+# each round's own ratios. Checks that every run's
 # CSV tables are the serial run's. Never fails on time; exits 1 if results
 # differ.
 #
@@ -54,7 +55,7 @@ print(run["wall_seconds"], s("partition_event_seconds"), s("thread_take_in_secon
   awk -v k="$way" -v r="$2" -v w="$wall" -v u="$user" -v s="$sys" -v m="$sim" -v e="$ev" \
     -v i="$in" -v t="$wt" -v x="$xc" \
     'BEGIN { printf "%-9s %5s %8s %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f\n", k, r, w, u + s, m, e, i, t, x }'
-  echo "$way $wall $user $sys $sim" >>"$OUT/all"
+  echo "$way $wall $user $sys $sim $2" >>"$OUT/all"
 }
 compare() {  # round: every table the scenario writes, against the serial run's
   local way f
@@ -84,4 +85,22 @@ awk '{ w[$1] += $2; c[$1] += $3 + $4; m[$1] += $5 }
              m["serial"] / m[k]
     }
   }' "$OUT/all"
+# Each round's own ratios against that round's serial run, and their
+# medians: a round's runs follow each other within a minute, so the median
+# holds against the VM's drift over the whole set better than the sums do.
+python3 - "$OUT/all" <<'PY'
+import statistics, sys
+runs = {}
+for line in open(sys.argv[1]):
+    way, wall, user, sys_s, sim, rnd = line.split()
+    runs[(way, rnd)] = (float(wall), float(user) + float(sys_s))
+rounds = sorted({r for _, r in runs}, key=int)
+print("medians of the rounds' own ratios against their serial run (%d rounds):" % len(rounds))
+for way in ("threads", "shared", "messages"):
+    speed = [runs[("serial", r)][0] / runs[(way, r)][0] for r in rounds]
+    cpu = [100 * (runs[(way, r)][1] / runs[("serial", r)][1] - 1) for r in rounds]
+    print("%-9s speed-up %5.2fx (%s)   cpu %+5.1f%% (%s)" % (
+        way, statistics.median(speed), " ".join("%.2f" % x for x in speed),
+        statistics.median(cpu), " ".join("%+.1f" % x for x in cpu)))
+PY
 exit $status
