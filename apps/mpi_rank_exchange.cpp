@@ -97,6 +97,7 @@ class MpiRankExchange final : public RankExchange {
     uint64_t finished;
     int64_t bytes_finished;
     uint64_t events;
+    uint64_t busiest;
     uint32_t stop;
     uint32_t failed;
   };
@@ -163,8 +164,9 @@ class MpiRankExchange final : public RankExchange {
     const auto parity = static_cast<uint32_t>(windows_++ & 1);
     first_ = first_partition;
     threads_ = threads;
-    const WindowHeader mine{agreed.start,  agreed.finished,       agreed.bytes_finished,
-                            agreed.events, agreed.stop ? 1u : 0u, agreed.failed ? 1u : 0u};
+    const WindowHeader mine{agreed.start,           agreed.finished, agreed.bytes_finished,
+                            agreed.events,          agreed.busiest,  agreed.stop ? 1u : 0u,
+                            agreed.failed ? 1u : 0u};
     inbox_.resize(threads);
     for (auto& in : inbox_) in.clear();
     recv_.resize(ranks_);
@@ -295,6 +297,7 @@ class MpiRankExchange final : public RankExchange {
     agreed.finished += theirs.finished;
     agreed.bytes_finished += theirs.bytes_finished;
     agreed.events += theirs.events;
+    agreed.busiest = std::max(agreed.busiest, theirs.busiest);
     agreed.stop |= theirs.stop != 0;
     agreed.failed |= theirs.failed != 0;
     while (at < end) {

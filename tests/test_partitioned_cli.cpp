@@ -82,6 +82,7 @@ class PartitionedCli : public test::CliTest {
     const double spin = pt["barrier_spin_seconds"].get<double>();
     EXPECT_TRUE(spin == 0.001 || spin == 20e-6) << pt;
     EXPECT_TRUE(pt["barrier_backoffs"].is_number_unsigned()) << pt;
+    EXPECT_GT(pt["window_event_imbalance"].get<double>(), 0) << pt;  // k8's windows are never even
     const double wall = run["wall_seconds"].get<double>();
     for (uint32_t t = 0; t < threads; ++t) {
       EXPECT_GT(events[t], 0) << pt;
@@ -206,6 +207,41 @@ TEST_F(PartitionedCli, K8WebSearchIsTheSameOnThreadsAndRanks) {
   EXPECT_FALSE(Summary("serial")["run"].contains("partitioned_time"));
   ExpectTimesWithinTheWall("threads", 2, false);
   if (HaveMpirun()) ExpectTimesWithinTheWall("mpi", 1, true);
+}
+
+// How even the cut kept the windows (summary.json's window_event_imbalance:
+// each window's busiest partition's events against the mean) counts events,
+// so it is exact and the same for threads and ranks. Two leaves, a partition
+// each (the leaf-group cut): a flow inside each leaf, alike, keeps the two
+// partitions even; both flows inside leaf 0 leave partition 1 idle, so
+// every window's busiest partition runs twice the mean.
+TEST_F(PartitionedCli, WindowImbalanceCountsEachWindowsBusiestPartition) {
+  const std::string sc = Write("two_leaves.yaml", R"(
+name: two-leaves
+duration: 1ms
+topology: {type: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 2}
+traffic:
+  - type: flows
+    flows:
+      - {src: 0, dst: 1, size: 200KB, start: 0us}
+      - {src: 2, dst: 3, size: 200KB, start: 0us}
+)");
+  const auto imbalance = [&](const std::string& name) {
+    return Summary(name)["run"]["partitioned_time"]["window_event_imbalance"].get<double>();
+  };
+  RunInto("even", sc, "--threads 2");
+  EXPECT_LT(imbalance("even"), 0.002);  // 1,000 events against 999 in all
+  const std::string one_leaf = "--set traffic.0.flows.1.src=0 --set traffic.0.flows.1.dst=1";
+  const std::string out = RunInto("one_leaf", sc, one_leaf + " --threads 2", "", false);
+  EXPECT_DOUBLE_EQ(imbalance("one_leaf"), 1.0);
+  EXPECT_NE(out.find("(each window's busiest partition ran 100.0% more than the mean)"),
+            std::string::npos)
+      << out;
+  if (!HaveMpirun()) return;
+  RunInto("ranks", sc, one_leaf, Mpirun(2));
+  EXPECT_DOUBLE_EQ(imbalance("ranks"), 1.0);
+  RunInto("ranks_even", sc, "", Mpirun(2));
+  EXPECT_DOUBLE_EQ(imbalance("ranks_even"), imbalance("even"));
 }
 
 // link_down (routes recomputed everywhere), a NIC pause storm, both

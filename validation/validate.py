@@ -7,10 +7,12 @@ against measured values and whether each is within its tolerance.
 The expected values and their derivations, with citations, are in
 validation/expected.md; each case below names its section there.
 
-usage: validation/validate.py [--quick] [--out DIR] [--bin build/rocesim]
+usage: validation/validate.py [--quick] [--out DIR] [--bin build/rocesim] [--threads T]
 
 --quick runs the cases that take seconds (ctest runs it); without it the
-suite also runs the longer ones. Exit status 0 when every row is within
+suite also runs the longer ones. --threads runs every scenario partitioned
+over T threads (`rocesim run --threads T`); the results are the serial
+run's, byte for byte, so only the time changes. Exit status 0 when every row is within
 tolerance, 1 otherwise, 2 on a usage or run error.
 """
 
@@ -48,8 +50,8 @@ def within(measured, expected, rel=None, abs_=None):
 
 
 class Suite:
-    def __init__(self, binary, out):
-        self.binary, self.out = binary, out
+    def __init__(self, binary, out, threads=None):
+        self.binary, self.out, self.threads = binary, out, threads
         self.rows, self.cases = [], []
         os.makedirs(os.path.join(out, "runs"), exist_ok=True)
 
@@ -63,6 +65,8 @@ class Suite:
         cmd = [self.binary, "run", scenario, "-q", "--force", "-o", result]
         for s in sets:
             cmd += ["--set", s]
+        if self.threads:
+            cmd += ["--threads", self.threads]
         done = subprocess.run(cmd, capture_output=True, text=True)
         if done.returncode != 0:
             raise RuntimeError(f"{' '.join(cmd)} failed:\n{done.stdout}{done.stderr}")
@@ -726,6 +730,7 @@ def write_page(suite, out):
         f"<td>{html.escape(r.quantity)}</td><td>{html.escape(str(r.published))}</td>"
         f"<td>{html.escape(str(r.measured))}</td><td>{html.escape(r.tolerance)}</td>"
         f"<td>{'within' if r.ok else 'OUTSIDE'}</td></tr>" for r in suite.rows)
+    threads = f" (every run on {suite.threads} threads)" if suite.threads else ""
     cases = "\n".join(
         f"<h2>{html.escape(title)}</h2><p>{html.escape(text)}</p><img src='{png}'>"
         for _, title, text, png in suite.cases)
@@ -734,8 +739,8 @@ def write_page(suite, out):
 td,th{{border:1px solid #ccc;padding:3px 8px;font-size:13px}} tr.bad{{background:#fdd}}
 img{{max-width:100%}}</style></head><body>
 <h1>rocesim against the literature</h1>
-<p>{passed} of {len(suite.rows)} compared quantities within tolerance. Derivations and citations:
-validation/expected.md in the rocesim source.</p>
+<p>{passed} of {len(suite.rows)} compared quantities within tolerance{threads}. Derivations and
+citations: validation/expected.md in the rocesim source.</p>
 <table><tr><th>case</th><th>quantity</th><th>published / analysis</th><th>rocesim</th>
 <th>tolerance</th><th></th></tr>
 {rows}</table>
@@ -748,17 +753,28 @@ validation/expected.md in the rocesim source.</p>
     return passed
 
 
+def thread_count(text):
+    """--threads' value as `rocesim run` takes it: 1 to 1024, or auto (or 0)."""
+    if text == "auto" or (text.isdigit() and int(text) <= 1024):
+        return text
+    raise argparse.ArgumentTypeError(
+        f"'{text}' is not a thread count: give 1 to 1024, or auto (or 0) for one per usable core")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="only the cases that take seconds")
     ap.add_argument("--out", default=os.path.join(ROOT, "results", "validation"))
     ap.add_argument("--bin", default=os.path.join(ROOT, "build", "rocesim"))
+    ap.add_argument("--threads", metavar="T", type=thread_count,
+                    help="run every scenario partitioned over T threads (or auto): the same "
+                         "results, sooner")
     args = ap.parse_args()
     if not os.access(args.bin, os.X_OK):
         print(f"validate: no rocesim binary at {args.bin} (build first, or give --bin)",
               file=sys.stderr)
         return 2
-    suite = Suite(args.bin, args.out)
+    suite = Suite(args.bin, args.out, args.threads)
     try:
         dctcp_steady(suite)
         dynamic_threshold(suite)

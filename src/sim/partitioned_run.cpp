@@ -49,6 +49,7 @@ struct PartitionedRun::Shared {
       s.finished.resize(partitions);
       s.bytes_finished.resize(partitions);
       s.events.resize(partitions);
+      s.window_events.resize(partitions);
     }
     for (auto& c : claims) c = std::make_unique<Claim[]>(threads);
   }
@@ -57,6 +58,7 @@ struct PartitionedRun::Shared {
     std::vector<uint64_t> finished;       // ... flows finished
     std::vector<int64_t> bytes_finished;  // ... and their bytes (progress line only)
     std::vector<uint64_t> events;         // ... events counted
+    std::vector<uint64_t> window_events;  // ... of them in the window
     bool stop = false;                    // thread 0 saw a stop request (one reader: one answer)
     std::atomic<bool> failed{false};      // a partition threw in the window (RunThread)
   };
@@ -141,6 +143,7 @@ PartitionedRun::PartitionedRun(const Scenario& scenario, uint32_t threads, RankE
   shared_->failures.resize(threads_);
   shared_->failed_parts.assign(locals_, 0);
   times_.events.assign(locals_, 0);
+  published_events_.assign(locals_, 0);
   thread_times_.resize(threads_);
 }
 
@@ -231,6 +234,10 @@ void PartitionedRun::RunThread(uint32_t t, const Simulation::ProgressFn& progres
   run_phase([&](uint32_t p) { Publish(p, 0); }, sh.slots[0], true);
   for (uint64_t window = 0;; ++window) {
     const WindowAgreement a = Agree(t, window);
+    if (t == 0) {  // how even the window was (PartitionTimes::busiest_events)
+      times_.busiest_events += a.busiest;
+      agreed_events_ = a.events;
+    }
     if (t == 0 && progress && a.events - reported >= 0x10000) {
       reported = a.events;
       progress({.now = std::min(a.start, until),
@@ -321,6 +328,8 @@ void PartitionedRun::Publish(uint32_t p, uint64_t window) {
   slot.finished[p] = f.flows_finished;
   slot.bytes_finished[p] = f.bytes_finished;
   slot.events[p] = sim.CountedEvents();
+  slot.window_events[p] = slot.events[p] - published_events_[p];
+  published_events_[p] = slot.events[p];
   f.outbox_min_arrive = kTimeMax;
 }
 
@@ -337,6 +346,7 @@ WindowAgreement PartitionedRun::Agree(uint32_t t, uint64_t window) {
     a.finished += slot.finished[i];
     a.bytes_finished += slot.bytes_finished[i];
     a.events += slot.events[i];
+    a.busiest = std::max(a.busiest, slot.window_events[i]);
   }
   if (!exchange_) return a;
   // Thread 0 agrees with the other ranks; every thread reads its answer.
@@ -387,6 +397,7 @@ PartitionTimes PartitionedRun::Times() const {
   PartitionTimes times = times_;
   times.barrier_spin_seconds = std::chrono::duration<double>(shared_->sync.SpinBudget()).count();
   times.barrier_backoffs = shared_->sync.Backoffs();
+  times.mean_events = static_cast<double>(agreed_events_) / partitioning_.parts;
   for (const ThreadTimes& t : thread_times_) {
     times.taking_in.push_back(t.taking_in);
     times.waiting.push_back(t.waiting);
@@ -404,6 +415,8 @@ std::string PartitionedRun::Balance() const {
       fmt::format("{} windows; seconds running events per partition: {}; events:", times.windows,
                   seconds(times.events));
   for (uint32_t p = 0; p < locals_; ++p) s += fmt::format(" {}", replicas_[p]->CountedEvents());
+  s += fmt::format(" (each window's busiest partition ran {:.1f}% more than the mean)",
+                   100 * times.WindowImbalance());
   s += fmt::format("; seconds per thread taking in frames: {}, waiting at the barrier: {}",
                    seconds(times.taking_in), seconds(times.waiting));
   if (exchange_)

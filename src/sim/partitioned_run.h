@@ -158,6 +158,10 @@ class PartitionedRun {
   Partitioning partitioning_;
   std::vector<std::unique_ptr<Simulation>> replicas_;  // per local partition
   std::vector<std::vector<uint32_t>> home_;            // per thread: its own partitions
+  // Per local partition: its events when it last published (Publish; only
+  // the thread running the partition's window touches its entry).
+  std::vector<uint64_t> published_events_;
+  uint64_t agreed_events_ = 0;  // the job's events, as the last window's agreement counted them
   // Where the time went: windows (thread 0 counts them), each partition's
   // events (its claimer adds them), each thread's own pieces.
   PartitionTimes times_;

@@ -33,6 +33,9 @@ struct WindowAgreement {
   uint64_t finished = 0;
   int64_t bytes_finished = 0;
   uint64_t events = 0;
+  // The most events one partition ran in the window (the job's busiest):
+  // how even the windows were (PartitionTimes::busiest_events).
+  uint64_t busiest = 0;
   bool stop = false;
   bool failed = false;
 };
@@ -43,7 +46,8 @@ class RankExchange : public RankGroup {
   // `base`, Fabric::outbox_base) hold for partitions of other ranks, and
   // empties those; receives what other ranks sent to the local ones, into
   // Inbox; and turns this rank's `agreement` (over its own partitions) into
-  // the job's: the earliest start, the sums, and whether any rank was asked
+  // the job's: the earliest start, the sums, the busiest partition's
+  // events, and whether any rank was asked
   // to stop or had a partition fail.
   virtual void ExchangeWindow(const std::vector<std::unique_ptr<Simulation>>& replicas,
                               uint32_t first_partition, uint32_t base,

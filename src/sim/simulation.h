@@ -44,6 +44,18 @@ struct PartitionTimes {
   // How many times a long spin ran out and the barrier spun short for a
   // while (contention for the cores, or windows that uneven).
   uint64_t barrier_backoffs = 0;
+  // How even the cut kept the windows: each window's busiest partition's
+  // events (of every rank's), summed over the windows, against the
+  // partitions' mean. A window lasts as long as its busiest partition, so
+  // busiest / mean - 1 is how much longer the windows ran than a perfectly
+  // even cut's would (were every event equally costly). It counts events,
+  // not seconds, so it is the same on any machine and for any thread count
+  // of the same partitions.
+  uint64_t busiest_events = 0;
+  double mean_events = 0;
+  double WindowImbalance() const {
+    return mean_events > 0 ? static_cast<double>(busiest_events) / mean_events - 1 : 0;
+  }
 };
 
 struct RunStats {

@@ -174,7 +174,8 @@ nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
             {"thread_take_in_seconds", pt.taking_in},
             {"thread_wait_seconds", pt.waiting},
             {"barrier_spin_seconds", pt.barrier_spin_seconds},
-            {"barrier_backoffs", pt.barrier_backoffs}};
+            {"barrier_backoffs", pt.barrier_backoffs},
+            {"window_event_imbalance", pt.WindowImbalance()}};
     if (stats.ranks > 1) time["thread_rank_exchange_seconds"] = pt.exchanging;
   }
   return j;
