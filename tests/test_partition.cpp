@@ -2,9 +2,14 @@
 // cuts a link of zero delay or a host link shorter than the switch links, a
 // lookahead equal to the smallest delay of a cut link, and a synchronisation
 // window that depends on the scenario alone.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <filesystem>
+#include <fstream>
 
 #include "net/fabric_layout.h"
 #include "sim/partition.h"
@@ -237,15 +242,27 @@ TEST(Partition, APartitionHoldsItsOwnPortsOnly) {
 }
 
 // A flow's data frames count once at every node on its path: its two hosts
-// and each switch between them (sim/partition_load.h).
+// and each switch between them; and once at every port they leave by
+// (sim/partition_load.h).
 TEST(PartitionLoad, CountsEachDataFrameAtEveryNodeOnItsPath) {
   const Scenario scenario = WithFlows(
       "{type: fat_tree, k: 4}", "[{src: 0, dst: 15, size: 10000B}, {src: 2, dst: 3, size: 2500B}]",
       "host: {mtu: 1000B}\n");
   const Simulation sim(scenario);
   const FabricLayout& l = *sim.fabric().layout;
-  const std::vector<uint64_t> load = EstimateNodeLoad(l, scenario);
+  const FabricLoad traffic = EstimateFabricLoad(l, scenario);
+  const std::vector<uint64_t>& load = traffic.node_frames;
   ASSERT_EQ(load.size(), l.nodes.size());
+  ASSERT_EQ(traffic.port_frames.size(), l.ports.size());
+  // Out of host 0, its edge, aggregation, core, aggregation and edge switch
+  // (10 frames each); out of host 2 and its edge switch (3 each).
+  EXPECT_EQ(traffic.port_frames[l.HostPort(0)], 10u);
+  EXPECT_EQ(traffic.port_frames[l.HostPort(2)], 3u);
+  EXPECT_EQ(traffic.port_frames[l.HostPort(15)], 0u);
+  EXPECT_EQ(traffic.port_frames[l.ports[l.HostPort(15)].peer], 10u);  // the edge switch to 15
+  uint64_t sent = 0;
+  for (const uint64_t frames : traffic.port_frames) sent += frames;
+  EXPECT_EQ(sent, 6u * 10 + 2 * 3);
   // 0 -> 15 crosses pods: edge, aggregation, core, aggregation, edge (10
   // frames each); 2 -> 3 share an edge switch (3 frames).
   EXPECT_EQ(load[l.host_nodes[0]], 10u);
@@ -297,6 +314,43 @@ TEST(Partition, MetisBalancesFramesToo) {
   EXPECT_EQ(p.by, "METIS");
   EXPECT_NE(p.node_part[l.host_nodes[0]], p.node_part[l.host_nodes[2]]) << p.Describe(1);
   EXPECT_EQ(p.sizes[0].load, p.sizes[1].load) << p.Describe(1);
+}
+
+// METIS cuts where few frames cross, not merely few links: four switches in
+// a full mesh, two hosts on each. Every even split of the switches cuts
+// four mesh links, so link counts cannot choose; with traffic only inside
+// two pairs of switches, the cut keeps each pair whole, whichever the pairs,
+// and no frame crosses.
+TEST(Partition, MetisCutsWhereFewFramesCross) {
+  const std::filesystem::path file = std::filesystem::temp_directory_path() /
+                                     ("rocesim_mesh4_" + std::to_string(::getpid()) + ".txt");
+  {
+    std::ofstream out(file);
+    out << "12 4 14\n8 9 10 11\n";
+    for (int h = 0; h < 8; ++h) out << h << " " << 8 + h / 2 << " 100Gbps 1000ns 0\n";
+    for (int a = 8; a < 12; ++a)
+      for (int b = a + 1; b < 12; ++b) out << a << " " << b << " 100Gbps 1000ns 0\n";
+  }
+  // Pairs of switches (by index 0-3) that talk: host 2a -> host 2b and back.
+  const std::array<std::array<int, 4>, 3> pairings = {{{0, 1, 2, 3}, {0, 2, 1, 3}, {0, 3, 1, 2}}};
+  for (const auto& [a, b, c, d] : pairings) {
+    const auto flows = fmt::format(
+        "[{{src: {}, dst: {}, size: 10MB}}, {{src: {}, dst: {}, size: 10MB}},"
+        " {{src: {}, dst: {}, size: 10MB}}, {{src: {}, dst: {}, size: 10MB}}]",
+        2 * a, 2 * b, 2 * b + 1, 2 * a + 1, 2 * c, 2 * d, 2 * d + 1, 2 * c + 1);
+    const Scenario scenario = WithFlows("{type: file, file: '" + file.string() + "'}", flows);
+    const std::shared_ptr<const FabricLayout> layout = LayoutFabric(scenario);
+    const Partitioning p = PartitionFabric(*layout, scenario, 2);
+    ASSERT_EQ(p.by, "METIS");
+    const auto part = [&](int s) { return p.node_part[static_cast<size_t>(8 + s)]; };
+    EXPECT_EQ(part(a), part(b)) << flows << "\n" << p.Describe(1);
+    EXPECT_EQ(part(c), part(d)) << flows << "\n" << p.Describe(1);
+    EXPECT_NE(part(a), part(c)) << flows << "\n" << p.Describe(1);
+    for (int h = 0; h < 8; ++h)
+      EXPECT_EQ(p.node_part[layout->host_nodes[static_cast<size_t>(h)]], part(h / 2)) << h;
+    EXPECT_EQ(p.cut_links, 4u);
+  }
+  std::filesystem::remove(file);
 }
 
 TEST(Partition, TheSameCutEveryTime) {

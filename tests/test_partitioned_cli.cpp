@@ -83,6 +83,9 @@ class PartitionedCli : public test::CliTest {
     EXPECT_TRUE(spin == 0.001 || spin == 20e-6) << pt;
     EXPECT_TRUE(pt["barrier_backoffs"].is_number_unsigned()) << pt;
     EXPECT_GT(pt["window_event_imbalance"].get<double>(), 0) << pt;  // k8's windows are never even
+    const auto frames = pt["partition_frames_taken_in"].get<std::vector<uint64_t>>();
+    ASSERT_EQ(frames.size(), threads) << pt;
+    for (const uint64_t f : frames) EXPECT_GT(f, 1000u) << pt;
     const double wall = run["wall_seconds"].get<double>();
     for (uint32_t t = 0; t < threads; ++t) {
       EXPECT_GT(events[t], 0) << pt;
@@ -211,11 +214,12 @@ TEST_F(PartitionedCli, K8WebSearchIsTheSameOnThreadsAndRanks) {
 
 // How even the cut kept the windows (summary.json's window_event_imbalance:
 // each window's busiest partition's events against the mean) counts events,
-// so it is exact and the same for threads and ranks. Two leaves, a partition
-// each (the leaf-group cut): a flow inside each leaf, alike, keeps the two
-// partitions even; both flows inside leaf 0 leave partition 1 idle, so
-// every window's busiest partition runs twice the mean.
-TEST_F(PartitionedCli, WindowImbalanceCountsEachWindowsBusiestPartition) {
+// so it is exact and the same for threads and ranks; so are the frames each
+// partition took in from the others. Two leaves, a partition each (the
+// leaf-group cut): a flow inside each leaf, alike, keeps the two partitions
+// even; both flows inside leaf 0 leave partition 1 idle, so every window's
+// busiest partition runs twice the mean.
+TEST_F(PartitionedCli, WindowImbalanceAndFramesTakenInAreCountedExactly) {
   const std::string sc = Write("two_leaves.yaml", R"(
 name: two-leaves
 duration: 1ms
@@ -229,11 +233,18 @@ traffic:
   const auto imbalance = [&](const std::string& name) {
     return Summary(name)["run"]["partitioned_time"]["window_event_imbalance"].get<double>();
   };
+  // No flow leaves its leaf, so no frame crosses the cut.
+  const auto taken_in = [&](const std::string& name) {
+    return Summary(name)["run"]["partitioned_time"]["partition_frames_taken_in"]
+        .get<std::vector<uint64_t>>();
+  };
   RunInto("even", sc, "--threads 2");
   EXPECT_LT(imbalance("even"), 0.002);  // 1,000 events against 999 in all
+  EXPECT_EQ(taken_in("even"), std::vector<uint64_t>({0, 0}));
   const std::string one_leaf = "--set traffic.0.flows.1.src=0 --set traffic.0.flows.1.dst=1";
   const std::string out = RunInto("one_leaf", sc, one_leaf + " --threads 2", "", false);
   EXPECT_DOUBLE_EQ(imbalance("one_leaf"), 1.0);
+  EXPECT_EQ(taken_in("one_leaf"), std::vector<uint64_t>({0, 0}));
   EXPECT_NE(out.find("(each window's busiest partition ran 100.0% more than the mean)"),
             std::string::npos)
       << out;

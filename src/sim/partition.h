@@ -15,7 +15,9 @@
 // groups or top switches than partitions) is cut by METIS (Debian's
 // libmetis) on the node graph with two balance constraints, ports (a
 // node's port count plus one for a host: the memory a partition holds) and
-// frames (the time it runs), cutting few links.
+// frames (the time it runs), cutting where few frames cross (each link
+// weighs one plus the data frames the workload puts on it both ways, so
+// that a lightly used link is cut before a busy one).
 // Links of zero delay cannot be cut (no lookahead), nor host links shorter
 // than the window (below), nor links a link_down fault takes down: their
 // ends are merged into one vertex before METIS sees the graph, so a

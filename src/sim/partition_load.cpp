@@ -6,8 +6,9 @@
 
 namespace rocesim {
 
-std::vector<uint64_t> EstimateNodeLoad(const FabricLayout& layout, const Scenario& scenario) {
-  std::vector<uint64_t> load(layout.nodes.size(), 0);
+FabricLoad EstimateFabricLoad(const FabricLayout& layout, const Scenario& scenario) {
+  FabricLoad load{std::vector<uint64_t>(layout.nodes.size(), 0),
+                  std::vector<uint64_t>(layout.ports.size(), 0)};
   const std::vector<int64_t> host_rates = HostLinkRates(layout);
   const int64_t mtu = scenario.host.mtu_bytes;
   uint32_t id = 0;  // flow ids as Simulation::BuildFlows numbers them
@@ -18,10 +19,15 @@ std::vector<uint64_t> EstimateNodeLoad(const FabricLayout& layout, const Scenari
       const uint64_t key = Routing::FlowKey(src, dst, QpSourcePort(id++));
       const auto frames = static_cast<uint64_t>((s.size_bytes + mtu - 1) / mtu);
       // Its two hosts and the switches on its path, as FlowRoutes walks it
-      // (a shortest path visits each switch at most once).
-      load[layout.host_nodes[src]] += frames;
-      load[WalkEcmpPath(layout, layout.routing, src, dst, key, layout.num_switches,
-                        [&](uint32_t node, PortId /*out*/) { load[node] += frames; })] += frames;
+      // (a shortest path visits each switch at most once), and the port
+      // each of them sends it out of.
+      load.node_frames[layout.host_nodes[src]] += frames;
+      load.port_frames[layout.HostPort(src)] += frames;
+      load.node_frames[WalkEcmpPath(layout, layout.routing, src, dst, key, layout.num_switches,
+                                    [&](uint32_t node, PortId out) {
+                                      load.node_frames[node] += frames;
+                                      load.port_frames[out] += frames;
+                                    })] += frames;
     }
   }
   return load;

@@ -143,6 +143,7 @@ PartitionedRun::PartitionedRun(const Scenario& scenario, uint32_t threads, RankE
   shared_->failures.resize(threads_);
   shared_->failed_parts.assign(locals_, 0);
   times_.events.assign(locals_, 0);
+  times_.frames_taken_in.assign(locals_, 0);
   published_events_.assign(locals_, 0);
   thread_times_.resize(threads_);
 }
@@ -365,10 +366,18 @@ void PartitionedRun::TakeIn(uint32_t p, uint64_t window) {
   Fabric& f = replicas_[p]->fabric();
   const uint32_t part = first_partition_ + p;
   const uint32_t base = (window & 1) * partitioning_.parts;
+  uint64_t& taken = times_.frames_taken_in[p];
   for (uint32_t s = 0; s < locals_; ++s)
-    if (s != p) f.ReceiveAcross(replicas_[s]->fabric().outbox[base + part].View());
+    if (s != p) {
+      const CrossFramesView from = replicas_[s]->fabric().outbox[base + part].View();
+      taken += from.frames.size();
+      f.ReceiveAcross(from);
+    }
   if (exchange_)
-    for (const CrossFramesView& from : exchange_->Inbox(part)) f.ReceiveAcross(from);
+    for (const CrossFramesView& from : exchange_->Inbox(part)) {
+      taken += from.frames.size();
+      f.ReceiveAcross(from);
+    }
 }
 
 int64_t PartitionedRun::ClaimPartition(uint32_t t, uint64_t phase) {
@@ -417,6 +426,8 @@ std::string PartitionedRun::Balance() const {
   for (uint32_t p = 0; p < locals_; ++p) s += fmt::format(" {}", replicas_[p]->CountedEvents());
   s += fmt::format(" (each window's busiest partition ran {:.1f}% more than the mean)",
                    100 * times.WindowImbalance());
+  s += fmt::format("; frames taken in from other partitions: {}",
+                   fmt::join(times.frames_taken_in, " "));
   s += fmt::format("; seconds per thread taking in frames: {}, waiting at the barrier: {}",
                    seconds(times.taking_in), seconds(times.waiting));
   if (exchange_)

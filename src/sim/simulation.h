@@ -32,10 +32,11 @@ namespace rocesim {
 // waiting at the barrier for the slower threads, exchanging with the other
 // ranks, and a little else (publishing, the deadlock detector's pooling).
 struct PartitionTimes {
-  uint64_t windows = 0;            // windows run
-  std::vector<double> events;      // per local partition: seconds running its events
-  std::vector<double> taking_in;   // per thread: seconds taking in other partitions' frames
-  std::vector<double> waiting;     // per thread: seconds waiting at the barrier
+  uint64_t windows = 0;                   // windows run
+  std::vector<double> events;             // per local partition: seconds running its events
+  std::vector<uint64_t> frames_taken_in;  // ... frames other partitions sent it (cut links)
+  std::vector<double> taking_in;          // per thread: seconds taking in other partitions' frames
+  std::vector<double> waiting;            // per thread: seconds waiting at the barrier
   std::vector<double> exchanging;  // per thread: seconds exchanging with other ranks (thread 0;
                                    // its waits for the slower ranks included)
   // How long a thread waiting at the barrier spins before it sleeps: long

@@ -171,6 +171,7 @@ nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
     nlohmann::json& time = j["run"]["partitioned_time"];
     time = {{"windows", pt.windows},
             {"partition_event_seconds", pt.events},
+            {"partition_frames_taken_in", pt.frames_taken_in},
             {"thread_take_in_seconds", pt.taking_in},
             {"thread_wait_seconds", pt.waiting},
             {"barrier_spin_seconds", pt.barrier_spin_seconds},
