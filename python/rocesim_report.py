@@ -205,6 +205,9 @@ def summary_rows(s):
     add("MPI ranks", "run.ranks")
     add("threads per rank", "run.threads")
     add("partitions", "run.partitions")
+    # How even the cut kept the windows: the extra events of each window's
+    # busiest partition over the mean (README "One run over many cores").
+    add("windows' event imbalance (%)", "run.partitioned_time.window_event_imbalance", 1, 100)
     return rows
 
 

@@ -595,7 +595,9 @@ print(json.dumps(dict(rr.summary_rows(s))))""")
         got = py_eval("""
 import json, rocesim_report as rr
 rr._import_deps()
-print(json.dumps(dict(rr.summary_rows({"run": {"ranks": 2, "threads": 2, "partitions": 8}}))))""")
+print(json.dumps(dict(rr.summary_rows({"run": {"ranks": 2, "threads": 2, "partitions": 8,
+    "partitioned_time": {"window_event_imbalance": 0.0482}}}))))""")
+        self.assertEqual(got["windows' event imbalance (%)"], "4.8")
         self.assertEqual(got["MPI ranks"], "2")
         self.assertEqual(got["threads per rank"], "2")
         self.assertEqual(got["partitions"], "8")
@@ -604,6 +606,7 @@ import json, rocesim_report as rr
 rr._import_deps()
 print(json.dumps(dict(rr.summary_rows({"run": {"wall_seconds": 1.0}}))))""")
         self.assertNotIn("partitions", older)  # results written before they were recorded
+        self.assertNotIn("windows' event imbalance (%)", older)  # and serial runs
 
     def test_flow_throughput_from_snd_una(self):
         make_run(self.path("run"))
