@@ -5,8 +5,9 @@
 # the run) and with the invariants checked while every run runs
 # (-DROCESIM_CHECKS=ON, src/stats/invariants.h) into build-asan/, then runs
 # under them
-#   1. the whole test suite (ctest) but the validation suite's quick cases
-#      (the Python harness over the Release binary) and the install-tree
+#   1. the whole test suite (ctest) but the validation suite's quick cases,
+#      serial and on 2 threads (the Python harness over the Release binary)
+#      and the install-tree
 #      test; the Python module is not built (an interpreter would have to
 #      preload the ASan runtime; its C++ is the library the other tests
 #      exercise). The every-example comparison
@@ -56,7 +57,7 @@ export ROCESIM_MPI_RANK_ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:strict_str
 phase=$SECONDS
 echo "== sanitizers: test suite"
 (cd build-asan && ROCESIM_PROPERTY_RUNS=200 ROCESIM_EXAMPLES_SET="--set duration=1ms" ctest --output-on-failure -j "$(nproc)" \
-  -E "^validation_quick$|^install_tree$")
+  -E "^validation_quick$|^validation_quick_threads$|^install_tree$")
 
 echo "== sanitizers: test suite took $((SECONDS - phase)) s"
 phase=$SECONDS

@@ -6,7 +6,9 @@
 #
 # usage: tests/validation/threads_test.sh ROCESIM SERIAL_OUT THREADS_OUT
 set -euo pipefail
+shopt -s nullglob
 BIN=$1 SERIAL=$2 OUT=$3
+[ -d "$SERIAL/runs" ] || { echo "FAIL: no serial runs in $SERIAL/runs (validation_quick writes them)"; exit 1; }
 "$BIN" validate --quick --threads 2 --out "$OUT"
 compared=0
 for run in "$SERIAL"/runs/*/; do
