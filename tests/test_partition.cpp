@@ -299,6 +299,11 @@ TEST(Partition, BusyPodsAreSpreadOverPartitions) {
   const auto diff = static_cast<int64_t>(p.sizes[0].load) - static_cast<int64_t>(p.sizes[1].load);
   EXPECT_LE(std::abs(diff), static_cast<int64_t>(p.sizes[0].load + p.sizes[1].load) / 10);
   EXPECT_NE(p.Describe(sim.quantum()).find("% of frames"), std::string::npos);
+  // Of the hops the frames make (2 + 2 inside the busy pods' edge switches
+  // x 10 MB, 6 x 1 MB from pod 2 to pod 3), only the 1 MB flow's can cross.
+  EXPECT_EQ(p.frame_hops, 4 * 10'000u + 6 * 1'000u);
+  EXPECT_GT(p.cut_frames, 0u);
+  EXPECT_LE(p.cut_frames, 2 * 1'000u);
 }
 
 // METIS (any topology that is not cut by structure) balances frames as well
@@ -349,6 +354,11 @@ TEST(Partition, MetisCutsWhereFewFramesCross) {
     for (int h = 0; h < 8; ++h)
       EXPECT_EQ(p.node_part[layout->host_nodes[static_cast<size_t>(h)]], part(h / 2)) << h;
     EXPECT_EQ(p.cut_links, 4u);
+    EXPECT_EQ(p.cut_frames, 0u);
+    EXPECT_GT(p.frame_hops, 0u);
+    EXPECT_NE(p.Describe(1).find("cut 4 links (0.0% of the data frames' hops cross them)"),
+              std::string::npos)
+        << p.Describe(1);
   }
   std::filesystem::remove(file);
 }

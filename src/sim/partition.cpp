@@ -304,7 +304,12 @@ Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, ui
            : scenario.topology.kind == TopologyKind::kRail ? "rail groups"
                                                            : "pods / leaf groups";
   out.far_part.resize(f.ports.size());
-  for (PortId i = 0; i < f.ports.size(); ++i) out.far_part[i] = out.node_part[f.PeerNode(i)];
+  for (PortId i = 0; i < f.ports.size(); ++i) {
+    out.far_part[i] = out.node_part[f.PeerNode(i)];
+    if (traffic.port_frames.empty()) continue;
+    out.frame_hops += traffic.port_frames[i];
+    if (out.far_part[i] != out.node_part[f.ports[i].node]) out.cut_frames += traffic.port_frames[i];
+  }
   for (const PortLink& p : f.ports) {
     const uint32_t peer_node = f.ports[p.peer].node;
     if (out.node_part[p.node] == out.node_part[peer_node] || p.node > peer_node) continue;
@@ -372,6 +377,9 @@ std::string Partitioning::Describe(Time window) const {
                                                  static_cast<double>(total_load));
   }
   s += fmt::format("; cut {} links", cut_links);
+  if (frame_hops > 0)
+    s += fmt::format(" ({:.1f}% of the data frames' hops cross them)",
+                     100.0 * static_cast<double>(cut_frames) / static_cast<double>(frame_hops));
   if (lookahead != kTimeMax)
     s +=
         fmt::format("; lookahead {} ps (smallest cut-link delay), window {} ps", lookahead, window);
