@@ -46,9 +46,8 @@ class RankExchange : public RankGroup {
   // `base`, Fabric::outbox_base) hold for partitions of other ranks, and
   // empties those; receives what other ranks sent to the local ones, into
   // Inbox; and turns this rank's `agreement` (over its own partitions) into
-  // the job's: the earliest start, the sums, the busiest partition's
-  // events, and whether any rank was asked
-  // to stop or had a partition fail.
+  // the job's: the earliest start, the sums, the busiest partition's events,
+  // and whether any rank was asked to stop or had a partition fail.
   virtual void ExchangeWindow(const std::vector<std::unique_ptr<Simulation>>& replicas,
                               uint32_t first_partition, uint32_t base,
                               WindowAgreement& agreement) = 0;
