@@ -207,12 +207,15 @@ TEST(SpinBarrier, LongSpinsThatRunOutBackOffForAWhile) {
   EXPECT_EQ(barrier.Backoffs(), 1u);
   EXPECT_EQ(barrier.SpinBudgetNow(), milliseconds(100));
 
+  // Two late windows in a row: were short spins counted, they would back off.
   SpinBarrier crowded(2, SpinBarrier::ForCores(3, 2));
   std::thread slow([&] {
-    std::this_thread::sleep_for(milliseconds(5));
-    crowded.Wait();
+    for (int r = 0; r < 2; ++r) {
+      std::this_thread::sleep_for(milliseconds(5));
+      crowded.Wait();
+    }
   });
-  crowded.Wait();
+  for (int r = 0; r < 2; ++r) crowded.Wait();
   slow.join();
   EXPECT_EQ(crowded.Backoffs(), 0u);
   EXPECT_EQ(crowded.SpinBudgetNow(), microseconds(20));

@@ -58,9 +58,12 @@ struct PartitionedRun::Shared {
     std::vector<uint64_t> finished;       // ... flows finished
     std::vector<int64_t> bytes_finished;  // ... and their bytes (progress line only)
     std::vector<uint64_t> events;         // ... events counted
-    std::vector<uint64_t> window_events;  // ... of them in the window
-    bool stop = false;                    // thread 0 saw a stop request (one reader: one answer)
-    std::atomic<bool> failed{false};      // a partition threw in the window (RunThread)
+    // ... of them in the window. Not derived from the other slot's counts:
+    // that slot is the one the next window publishes into, which a fast
+    // thread may do while a slow one is still agreeing on this window.
+    std::vector<uint64_t> window_events;
+    bool stop = false;                // thread 0 saw a stop request (one reader: one answer)
+    std::atomic<bool> failed{false};  // a partition threw in the window (RunThread)
   };
   std::array<Slot, 2> slots;
   SpinBarrier sync;
@@ -435,9 +438,10 @@ std::string PartitionedRun::Balance() const {
   if (times.barrier_backoffs != 0)
     s += fmt::format(
         "; waits outlasted the barrier's {:.0f} us spin in windows close together {} time{} "
-        "(each followed by 1024 windows of 20 us spins; another program on these cores?)",
+        "(each followed by {} windows of {} us spins; another program on these cores?)",
         times.barrier_spin_seconds * 1e6, times.barrier_backoffs,
-        times.barrier_backoffs == 1 ? "" : "s");
+        times.barrier_backoffs == 1 ? "" : "s", SpinBarrier::kBackoffWindows,
+        std::chrono::duration_cast<std::chrono::microseconds>(SpinBarrier::kShortSpin).count());
   return s;
 }
 

@@ -71,6 +71,11 @@ class SpinBarrier {
   SpinBarrier(const SpinBarrier&) = delete;
   SpinBarrier& operator=(const SpinBarrier&) = delete;
 
+  // The short spin budget, and how many windows use it after two long spins
+  // ran out close together (contention: see the top of the file).
+  static constexpr std::chrono::nanoseconds kShortSpin = std::chrono::microseconds(20);
+  static constexpr uint32_t kBackoffWindows = 1024;
+
   // The budget for `threads` threads on `cores` usable cores.
   static std::chrono::nanoseconds ForCores(uint32_t threads, uint32_t cores) {
     using std::chrono::microseconds;
@@ -82,9 +87,7 @@ class SpinBarrier {
   // How long it spins in the barrier's next window (shorter after a long
   // spin ran out: contention).
   std::chrono::nanoseconds SpinBudgetNow() const {
-    return BackingOff(w_.generation.load(std::memory_order_acquire))
-               ? std::min(spin_budget_, kShortSpin)
-               : spin_budget_;
+    return BudgetFor(w_.generation.load(std::memory_order_acquire));
   }
   // How many times the barrier backed off to short spins for
   // kBackoffWindows windows.
@@ -112,8 +115,7 @@ class SpinBarrier {
       if (w_.sleepers.load(std::memory_order_seq_cst) != 0) WakeAllSleepers(w_.generation);
       return;
     }
-    const std::chrono::nanoseconds budget =
-        BackingOff(generation) ? std::min(spin_budget_, kShortSpin) : spin_budget_;
+    const std::chrono::nanoseconds budget = BudgetFor(generation);
     const bool long_spin = budget > kShortSpin;
     const auto spin_until = std::chrono::steady_clock::now() + budget;
     for (uint32_t spins = 1; w_.generation.load(std::memory_order_acquire) == generation; ++spins) {
@@ -134,9 +136,7 @@ class SpinBarrier {
 
  private:
   static constexpr uint32_t kSpinsPerClockRead = 16;  // a clock read is ~20 ns, a pause ~40
-  static constexpr std::chrono::nanoseconds kShortSpin = std::chrono::microseconds(20);
   static constexpr uint32_t kSuspectWindows = 64;
-  static constexpr uint32_t kBackoffWindows = 1024;
   // Backs off when the long spin of window `generation` ran out within
   // kSuspectWindows windows of the last window whose long spin did (two
   // waiters of one window are one slow thread, not contention).
@@ -148,11 +148,12 @@ class SpinBarrier {
     backoff_until_.store(generation + kBackoffWindows, std::memory_order_relaxed);
     backoffs_.fetch_add(1, std::memory_order_relaxed);
   }
-  // Whether the window of `generation` is one of the kBackoffWindows before
-  // backoff_until_ (counted modulo 2^32, as the generation wraps around).
-  bool BackingOff(uint32_t generation) const {
+  // The spin budget of the window of `generation`: the short one while it
+  // is one of the kBackoffWindows before backoff_until_ (counted modulo 2^32,
+  // as the generation wraps around).
+  std::chrono::nanoseconds BudgetFor(uint32_t generation) const {
     const uint32_t ahead = backoff_until_.load(std::memory_order_relaxed) - generation;
-    return ahead - 1 < kBackoffWindows;
+    return ahead - 1 < kBackoffWindows ? std::min(spin_budget_, kShortSpin) : spin_budget_;
   }
   const uint32_t threads_;
   const std::chrono::nanoseconds spin_budget_;
