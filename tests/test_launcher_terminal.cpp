@@ -26,6 +26,14 @@ TEST(LauncherTerminal, FilesPipesAndSocketsAreNot) {
   EXPECT_FALSE(NamesTerminal("/home/u/dev/pts/0"));
 }
 
+TEST(LauncherTerminal, AnOutputFilenameMeansRankFiles) {
+  EXPECT_TRUE(LauncherWritesRankFiles("/tmp/ranks"));
+  EXPECT_TRUE(LauncherWritesRankFiles("/tmp/ranks:nocopy"));
+  EXPECT_TRUE(LauncherWritesRankFiles("logs"));
+  EXPECT_FALSE(LauncherWritesRankFiles(""));
+  EXPECT_FALSE(LauncherWritesRankFiles(nullptr));
+}
+
 // ctest gives the tests no terminal: outside a launcher that is the answer,
 // whatever the parent (ctest, a shell) writes to.
 TEST(LauncherTerminal, OutsideALauncherOnlyOwnStderrCounts) {

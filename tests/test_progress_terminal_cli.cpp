@@ -1,8 +1,9 @@
 // The run's progress line reaches the user's terminal, under mpirun too
 // (sim/launcher_terminal.h): a rank's stderr is a pipe to mpirun, so rank 0
 // draws the line when mpirun's own stderr is a terminal, and nothing when
-// mpirun writes into a file. The terminal is a pseudo-terminal from
-// util-linux's `script`. Under MPI the line's ETA measures the bytes of
+// mpirun writes into a file, or when mpirun writes each rank's output into
+// files of its own (`--output-filename`: a log of redraws helps no one). The terminal is a
+// pseudo-terminal from util-linux's `script`. Under MPI the line's ETA measures the bytes of
 // finished flows of the whole job, as in a threaded run (the ranks exchange
 // them with each window's agreement): the scenario below runs for 10 s of
 // simulated time but its flows finish in milliseconds, so an estimate by
@@ -87,6 +88,26 @@ TEST_F(ProgressTerminalCli, MpirunIntoAFileDrawsNothing) {
   EXPECT_EQ(ProgressLines(shown), 0) << shown;
   EXPECT_EQ(shown.find('\r'), std::string::npos) << shown;
   EXPECT_NE(shown.find("ms simulated"), std::string::npos) << shown;
+}
+
+// `mpirun --output-filename DIR` writes each rank's stdout and stderr into
+// DIR/1/rank.N/ and, unless told `:nocopy`, copies them onto mpirun's
+// terminal. Those files are logs: rank 0 draws nothing into them, on a
+// terminal or not, and its closing lines land there whole.
+TEST_F(ProgressTerminalCli, MpirunWithOutputFilesDrawsNothingIntoThem) {
+  if (!HaveMpirun()) GTEST_SKIP() << "no mpirun";
+  for (const std::string copy : {"", ":nocopy"}) {
+    const std::string name = copy.empty() ? "copied" : "nocopy";
+    const std::string files = dir_ + name + "_rank_files";
+    const std::string prefix = MpirunPrefix(2) + "--output-filename '" + files + "'" + copy + " ";
+    const std::string shown = Run(name, prefix, "", true);
+    const std::string log = ReadFile(files + "/1/rank.0/stderr");
+    EXPECT_NE(log.find("rocesim: partitions 2"), std::string::npos) << copy << ":\n" << log;
+    EXPECT_EQ(ProgressLines(log), 0) << copy << ":\n" << log;
+    EXPECT_EQ(log.find('\r'), std::string::npos) << copy << ":\n" << log;
+    EXPECT_EQ(ProgressLines(shown), 0) << copy << ":\n" << shown;
+    EXPECT_NE(ReadFile(files + "/1/rank.0/stdout").find("ms simulated"), std::string::npos) << copy;
+  }
 }
 
 }  // namespace

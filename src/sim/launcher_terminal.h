@@ -13,6 +13,12 @@
 // mpirun writing into a file or a pipe, finds no terminal there and draws
 // nothing, as before. Outside a launcher only this process's stderr counts:
 // `rocesim run X 2>log` from a shell on a terminal draws nothing.
+//
+// Nor does a rank whose launcher writes each rank's output into files of its
+// own (OpenMPI's `mpirun --output-filename DIR`, which its ranks see as
+// OMPI_MCA_orte_output_filename): those files are logs, and a redrawn line
+// would leave every redraw in them, although mpirun also copies the output
+// onto its terminal (unless told `DIR:nocopy`).
 #pragma once
 
 #include <string_view>
@@ -23,8 +29,14 @@ namespace rocesim {
 // terminal: a pseudo-terminal (/dev/pts/N), a console or tty device.
 bool NamesTerminal(std::string_view path);
 
-// Whether lines drawn on this process's stderr reach a terminal: stderr is
-// one, or, for a process `under_launcher` (an MPI rank), its launcher's is.
+// Whether a launcher's setting of where ranks' output goes (the value of
+// OMPI_MCA_orte_output_filename, or null when it is not set) writes it into
+// files.
+bool LauncherWritesRankFiles(const char* output_filename);
+
+// Whether lines drawn on this process's stderr reach a terminal only: stderr
+// is one, or, for a process `under_launcher` (an MPI rank), its launcher's
+// is and the launcher writes no rank files.
 bool StderrReachesTerminal(bool under_launcher);
 
 }  // namespace rocesim
