@@ -325,6 +325,36 @@ TEST(EventQueue, SparseAndFarEventsKeepOrder) {
   EXPECT_TRUE(q.Empty());
 }
 
+// The drain's short path takes the ring's first bucket when it lies wholly
+// in its near array; an overflow event in that bucket or an earlier one must
+// still come first. Events pushed beyond the horizon wait in the overflow
+// heap while the cursor moves up to them, and lone near events are pushed
+// into the same bucket as one (G with A) and behind another (J after B).
+TEST(EventQueue, OverflowEventsPrecedeLoneNearEventsOfLaterOrSameBuckets) {
+  EventQueue q;
+  q.Push(6'000'000, EventKind::kFlowStart, 1);  // A: bucket 5859, beyond the horizon
+  q.Push(7'000'000, EventKind::kFlowStart, 5);  // B: bucket 6835, likewise
+  auto step_to = [&](Time t) {
+    q.Push(t, EventKind::kPortWake, 99);
+    const Event e = q.Pop();
+    ASSERT_EQ(e.time, t);
+    ASSERT_EQ(e.target, 99u);
+  };
+  step_to(5'530'000);                           // the cursor at bucket 5400
+  q.Push(6'011'000, EventKind::kFlowStart, 3);  // F: a lone near event, bucket 5870
+  q.Push(6'000'500, EventKind::kFlowStart, 2);  // G: near, in A's bucket
+  EXPECT_EQ(q.Pop().target, 1u);
+  EXPECT_EQ(q.Pop().target, 2u);
+  EXPECT_EQ(q.Pop().target, 3u);
+  step_to(6'500'000);                           // the cursor at bucket 6347
+  q.Push(7'010'000, EventKind::kFlowStart, 6);  // J: near, bucket 6845, after B's
+  const Event b = q.Pop();
+  EXPECT_EQ(b.target, 5u);
+  EXPECT_EQ(b.time, 7'000'000);
+  EXPECT_EQ(q.Pop().target, 6u);
+  EXPECT_TRUE(q.Empty());
+}
+
 TEST(EventQueue, BulkPushThenPopIsSortedByTimeThenTarget) {
   std::mt19937_64 rng(99);
   EventQueue q;
