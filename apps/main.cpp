@@ -89,7 +89,8 @@ int main(int argc, char** argv) {
                   "Partition the fabric over T threads (per MPI rank under mpirun); the "
                   "results are identical to a serial run's. auto (or 0): one per core this "
                   "process may use (its affinity mask; ranks of mpirun --bind-to none share "
-                  "their machine's)")
+                  "their machine's), no more than --partitions or than the fabric can be cut "
+                  "into (one: a serial run)")
       ->transform(ThreadCount());
   run->add_option("-p,--partitions", run_opts.partitions,
                   "Cut the fabric into P partitions (per MPI rank), P >= T, that the T threads "

@@ -163,11 +163,29 @@ RunStats RunOrEndJob(PartitionedRun& run, const Simulation::ProgressFn& update, 
   }
 }
 
+// Why `--threads auto` runs fewer threads than this process has cores.
+std::string AutoThreadsNote(const AutoThreadCount& fit, uint32_t ranks) {
+  const std::string whole =
+      "links shorter than the window, links a fault takes down and a GPU server's hosts are never "
+      "cut";
+  if (fit.separable_parts <= 1)
+    return fmt::format("rocesim: note: --threads auto: this fabric cannot be cut ({}){}", whole,
+                       ranks == 1 ? ": a serial run" : "");
+  return fmt::format(
+      "rocesim: note: --threads auto: {} thread{}{} rather than {}: the fabric can be cut into at "
+      "most {} parts ({})",
+      fit.threads, fit.threads == 1 ? "" : "s", ranks > 1 ? " per rank" : "", fit.share,
+      fit.separable_parts, whole);
+}
+
 }  // namespace
 
 int RunCommand(const RunOptions& options) {
   RunOptions o = options;
-  if (o.threads == 0) o.threads = AutoThreadsHere();  // --threads auto
+  // --threads auto: one thread per usable core, until the scenario says how
+  // many the fabric takes (below).
+  const bool auto_threads = o.threads == 0;
+  if (auto_threads) o.threads = AutoThreadsHere();
   // Under mpirun with more than one rank, every rank runs its share of the
   // partitions and rank 0 writes the results. The ranks set the run up each
   // on its own and meet after every step (apps/rank_agreement.h): an error
@@ -187,6 +205,21 @@ int RunCommand(const RunOptions& options) {
     return ranks ? ScenarioValues(*loaded) : std::vector<AgreedValue>{};
   });
   const Scenario& scenario = *loaded;
+  std::shared_ptr<const FabricLayout> layout;  // laid out for --threads auto, then cut
+  if (auto_threads && o.threads > 1) {
+    const uint32_t rank_count = ranks ? ranks->Ranks() : 1;
+    AutoThreadCount fit;
+    OnEveryRank(ranks.get(), [&] {
+      fit = AutoThreadsFor(scenario, rank_count, o.partitions);
+      return std::vector<AgreedValue>{};
+    });
+    // The fabric, not the cores or --partitions, held the count down: say why.
+    const uint32_t asked = o.partitions == 0 ? o.threads : std::min(o.threads, o.partitions);
+    if (!quiet && writer && fit.separable_parts > 0 && fit.separable_parts / rank_count < asked)
+      fmt::print(stderr, "{}\n", AutoThreadsNote(fit, rank_count));
+    o.threads = fit.threads;
+    layout = std::move(fit.layout);
+  }
   if (o.check) {
     if (writer) PrintWarnings(warnings);  // even with -q, as a run prints them
     SetupLine setup(!quiet, StderrReachesTerminal(LauncherRanks() > 0));
@@ -260,7 +293,8 @@ int RunCommand(const RunOptions& options) {
   }
   std::unique_ptr<PartitionedRun> built;
   OnEveryRank(ranks.get(), [&] {
-    built = std::make_unique<PartitionedRun>(scenario, o.threads, ranks.get(), o.partitions);
+    built = std::make_unique<PartitionedRun>(scenario, o.threads, ranks.get(), o.partitions,
+                                             std::move(layout));
     built->EnableMonitors(files_dir);
     return ranks ? RunSetupValues(*built) : std::vector<AgreedValue>{};
   });

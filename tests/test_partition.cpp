@@ -74,6 +74,36 @@ TEST(Partition, FatTreeIsCutByPods) {
 
 // Hosts on zero-delay links stay with their switch: the cut runs between
 // switches, and its lookahead is the switch links' delay.
+// The most partitions a fabric can be cut into: its nodes, less those that
+// no cut may separate (here links shorter than the window: zero-delay host
+// links, and every link of a star whose window is longer than its links).
+TEST(Partition, SeparablePartsLeaveOutWhatNoCutSeparates) {
+  const auto parts = [](const std::string& topology) {
+    const Simulation sim = Build(topology);
+    return SeparableParts(*sim.fabric().layout, sim.scenario());
+  };
+  EXPECT_EQ(parts("{type: star, hosts: 4}"), 5u);
+  EXPECT_EQ(parts("{type: star, hosts: 4, sync_window: 5us}"), 1u);
+  EXPECT_EQ(parts("{type: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 2, "
+                  "host_link: {rate: 100Gbps, delay: 0us}, fabric_link: {rate: 100Gbps, delay: "
+                  "2us}}"),
+            6u)
+      << "each leaf with its hosts, and the spines";
+}
+
+// --threads auto: the share of the cores, but no more than --partitions nor
+// than the separable parts give each rank, and at least one.
+TEST(Partition, AutoThreadsFitTheCoresThePartitionsAndTheFabric) {
+  EXPECT_EQ(FitAutoThreads(2, 1, 0, 5), 2u);
+  EXPECT_EQ(FitAutoThreads(16, 1, 0, 5), 5u);
+  EXPECT_EQ(FitAutoThreads(16, 1, 0, 1), 1u) << "a fabric no cut separates: serial";
+  EXPECT_EQ(FitAutoThreads(16, 1, 4, 100), 4u);
+  EXPECT_EQ(FitAutoThreads(16, 1, 32, 100), 16u);
+  EXPECT_EQ(FitAutoThreads(8, 2, 0, 9), 4u) << "9 parts over 2 ranks";
+  EXPECT_EQ(FitAutoThreads(8, 4, 0, 3), 1u) << "fewer parts than ranks: the cut says so";
+  EXPECT_EQ(FitAutoThreads(0, 1, 0, 5), 1u);
+}
+
 TEST(Partition, ZeroDelayLinksAreCutAround) {
   const Simulation sim = Build(
       "{type: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 2, "

@@ -147,6 +147,49 @@ TEST_F(PartitionedCli, ThreadsAutoTakesEveryUsableCore) {
   }
 }
 
+// --threads auto takes no more threads than the fabric can be cut for, nor
+// than --partitions asks: a fabric that no cut may separate (a star whose
+// window is longer than its links) runs serially and says why, where
+// --threads 2 is refused; `--threads auto --partitions 1` is a serial run,
+// not two partitions.
+TEST_F(PartitionedCli, ThreadsAutoFitsTheFabricAndThePartitions) {
+  const std::string whole =
+      Write("whole.yaml",
+            "name: whole\nseed: 1\nduration: 1ms\n"
+            "topology: {type: star, hosts: 4, sync_window: 5us}\nhost: {cc: dcqcn}\n"
+            "traffic:\n  - {type: incast, senders: \"0-2\", receiver: 3, size: 100KB}\n");
+  RunInto("serial", whole, "");
+  const std::string said = RunInto("auto", whole, "--threads auto", "", /*quiet=*/false);
+  ExpectSameResults("serial", "auto");
+  EXPECT_EQ(Summary("auto")["run"]["threads"], 1);
+  if (UsableCores() > 1) {
+    EXPECT_NE(said.find("rocesim: note: --threads auto: this fabric cannot be cut (links shorter "
+                        "than the window"),
+              std::string::npos)
+        << said;
+    EXPECT_NE(said.find("a serial run"), std::string::npos) << said;
+  }
+  const Cli two = RunRocesim("run '" + whole + "' -q --threads 2 -o '" + dir_ + "two'");
+  EXPECT_EQ(two.exit_code, 2) << two.output;
+  EXPECT_NE(two.output.find("cannot cut the fabric into 2 partitions: it has 1 separable parts"),
+            std::string::npos)
+      << two.output;
+  // A sweep's points take what fits too: `--threads auto` reaches each run.
+  const std::string sweep = Write("sweep.yaml", "base: " + whole + "\ngrid:\n  seed: [1, 2]\n");
+  const Cli swept = RunRocesim("sweep '" + sweep + "' --threads auto -o '" + dir_ + "swept'");
+  ASSERT_EQ(swept.exit_code, 0) << swept.output;
+  for (const std::string p : {"p0000_seed=1", "p0001_seed=2"})
+    EXPECT_EQ(Summary("swept/" + p)["run"]["threads"], 1) << p;
+
+  const std::string quickstart = ExamplePath("quickstart.yaml");
+  RunInto("qs_serial", quickstart, "");
+  const std::string one = RunInto("qs_one", quickstart, "--threads auto --partitions 1", "", false);
+  ExpectSameResults("qs_serial", "qs_one");
+  EXPECT_EQ(Summary("qs_one")["run"]["threads"], 1);
+  EXPECT_EQ(one.find("rocesim: partitions"), std::string::npos) << "a serial run:\n" << one;
+  EXPECT_EQ(one.find("note: --threads auto"), std::string::npos) << "as asked:\n" << one;
+}
+
 // More threads than the cores the affinity mask allows: the run says so,
 // its waiting threads sleep instead of holding the one core (the barrier,
 // sim/spin_barrier.h), and the results are still the serial run's.

@@ -27,6 +27,25 @@ struct Components {
     if (a != b) parent[std::max(a, b)] = std::min(a, b);
   }
 };
+
+// The nodes that no cut may separate, joined: the ends of links shorter than
+// the window (`f.quantum`: zero-delay links among them) and of `uncuttable`
+// ports (FabricLayout::UncuttablePorts), and each GPU server's hosts, which
+// share its intra-server (NVLink) domain, modelled at the hosts without
+// links to cut.
+Components UncutComponents(const FabricLayout& f, const Scenario& scenario,
+                           const std::vector<PortId>& uncuttable) {
+  Components comp(f.nodes.size());
+  for (const PortLink& p : f.ports)
+    if (p.delay < f.quantum) comp.Join(p.node, f.ports[p.peer].node);
+  for (const uint32_t port : uncuttable)
+    comp.Join(f.ports[port].node, f.ports[f.ports[port].peer].node);
+  const auto gpus = static_cast<uint32_t>(scenario.topology.gpus_per_server);
+  if (gpus > 1)
+    for (uint32_t h = 0; h + gpus <= f.host_nodes.size(); h += gpus)
+      for (uint32_t g = 1; g < gpus; ++g) comp.Join(f.host_nodes[h], f.host_nodes[h + g]);
+  return comp;
+}
 // Deals `items` (their loads given) over the partitions, as many to each as
 // an even split gives (partition p gets items [p n / parts, (p + 1) n /
 // parts) of a plain split), heaviest first, each to the partition with
@@ -178,18 +197,9 @@ Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, ui
     }
   }
   if (parts > 1 && !cut_by_structure) {
-    Components comp(n);
-    for (const PortLink& p : f.ports)
-      if (too_short(p)) comp.Join(p.node, f.ports[p.peer].node);
-    for (const uint32_t port : uncuttable)
-      comp.Join(f.ports[port].node, f.ports[f.ports[port].peer].node);
-    // A GPU server's hosts share its intra-server (NVLink) domain, which is
-    // modelled at the hosts without links to cut: one vertex per server.
+    Components comp = UncutComponents(f, scenario, uncuttable);
     const auto gpus = static_cast<uint32_t>(scenario.topology.gpus_per_server);
-    if (gpus > 1)
-      for (uint32_t h = 0; h + gpus <= f.host_nodes.size(); h += gpus)
-        for (uint32_t g = 1; g < gpus; ++g) comp.Join(f.host_nodes[h], f.host_nodes[h + g]);
-    // Vertices: the zero-delay components, numbered in node order.
+    // Vertices: the components no cut may separate, numbered in node order.
     std::vector<idx_t> vertex(n, -1);
     idx_t vertices = 0;
     for (uint32_t i = 0; i < n; ++i)
@@ -333,6 +343,20 @@ uint32_t AutoPartitionsPerThread(uint64_t links, uint32_t threads) {
          links > kAutoLinksPerPartition * threads_in_all * per_thread)
     per_thread *= 2;
   return per_thread;
+}
+
+uint32_t SeparableParts(const FabricLayout& layout, const Scenario& scenario) {
+  Components comp = UncutComponents(layout, scenario, layout.UncuttablePorts(scenario));
+  uint32_t parts = 0;
+  for (uint32_t i = 0; i < layout.nodes.size(); ++i) parts += comp.Find(i) == i ? 1 : 0;
+  return parts;
+}
+
+uint32_t FitAutoThreads(uint32_t share, uint32_t ranks, uint32_t partitions,
+                        uint32_t separable_parts) {
+  uint32_t threads = std::max(share, 1u);
+  if (partitions != 0) threads = std::min(threads, partitions);
+  return std::max(std::min(threads, separable_parts / std::max(ranks, 1u)), 1u);
 }
 
 Partitioning PartitionForRun(const FabricLayout& layout, const Scenario& scenario, uint32_t ranks,

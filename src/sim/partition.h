@@ -108,6 +108,21 @@ inline constexpr uint64_t kAutoLinksPerPartition = 1536;
 inline constexpr uint32_t kAutoMaxPartitionsPerThread = 4;
 uint32_t AutoPartitionsPerThread(uint64_t links, uint32_t threads);
 
+// The most partitions `layout` can be cut into: its nodes, less those that
+// no cut may separate (the ends of links shorter than the window and of
+// links a link_down fault takes down, a GPU server's hosts).
+uint32_t SeparableParts(const FabricLayout& layout, const Scenario& scenario);
+
+// The threads each of `ranks` ranks runs for `--threads auto`: its `share`
+// of the machine's cores (AutoThreadsHere), but no more than the partitions
+// each rank runs (`partitions`, or 0: by the fabric's size) nor than the
+// fabric's `separable_parts` (SeparableParts) give each rank, and at least
+// one. So a fabric that cannot be cut runs serially on one rank, where an
+// explicit `--threads T` is refused (PartitionError); every rank, with the
+// same share, gets the same count.
+uint32_t FitAutoThreads(uint32_t share, uint32_t ranks, uint32_t partitions,
+                        uint32_t separable_parts);
+
 // The cut of a run on `ranks` ranks of `threads` threads each: into ranks x
 // `per_rank` partitions (per_rank >= threads), or, with per_rank 0, into
 // ranks x threads x AutoPartitionsPerThread, falling back to fewer (down to

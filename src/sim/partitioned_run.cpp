@@ -11,6 +11,7 @@
 #include <string>
 #include <thread>
 
+#include "net/fabric_layout.h"
 #include "sim/mpi_launch_env.h"
 #include "sim/rank_exchange.h"
 #include "sim/run_clock.h"
@@ -103,8 +104,18 @@ CutRequest AgreeOnCut(RankExchange* exchange, uint32_t threads, uint32_t partiti
   return cut;
 }
 
+AutoThreadCount AutoThreadsFor(const Scenario& scenario, uint32_t ranks, uint32_t partitions) {
+  AutoThreadCount out;
+  out.share = AutoThreadsHere();
+  if (out.share <= 1 || partitions == 1) return out;
+  out.layout = LayoutFabric(scenario);
+  out.separable_parts = SeparableParts(*out.layout, scenario);
+  out.threads = FitAutoThreads(out.share, ranks, partitions, out.separable_parts);
+  return out;
+}
+
 PartitionedRun::PartitionedRun(const Scenario& scenario, uint32_t threads, RankExchange* exchange,
-                               uint32_t partitions)
+                               uint32_t partitions, std::shared_ptr<const FabricLayout> layout)
     : scenario_(scenario), threads_(std::max(threads, 1u)), exchange_(exchange) {
   const uint32_t ranks = exchange_ ? exchange_->Ranks() : 1;
   const uint32_t rank = exchange_ ? exchange_->Rank() : 0;
@@ -113,7 +124,7 @@ PartitionedRun::PartitionedRun(const Scenario& scenario, uint32_t threads, RankE
   // Every rank of an MPI job lays out and cuts the fabric the same way
   // (METIS with a fixed seed on the same graph), so no rank needs to be told
   // which nodes are whose. The threads' replicas share the layout.
-  const std::shared_ptr<const FabricLayout> layout = LayoutFabric(scenario_);
+  if (!layout) layout = LayoutFabric(scenario_);
   partitioning_ = PartitionForRun(*layout, scenario_, ranks, cut.threads, cut.partitions);
   locals_ = partitioning_.parts / ranks;
   first_partition_ = rank * locals_;

@@ -70,6 +70,20 @@ struct CutRequest {
 // are shared, as with --partitions). Collective under MPI.
 CutRequest AgreeOnCut(RankExchange* exchange, uint32_t threads, uint32_t partitions);
 
+// `--threads auto` for `scenario` on each of `ranks` ranks running
+// `partitions` partitions (0: by the fabric's size): FitAutoThreads with this
+// process's share of the cores (AutoThreadsHere) and, when that is more than
+// one, the fabric's separable parts (laying the fabric out to count them).
+struct AutoThreadCount {
+  uint32_t threads = 1;
+  uint32_t share = 1;            // this process's share of the cores
+  uint32_t separable_parts = 0;  // SeparableParts, or 0 when not counted
+  // The fabric laid out to count them (null when not counted), for the
+  // run to cut rather than lay it out again (0.8 s at k=64).
+  std::shared_ptr<const FabricLayout> layout;
+};
+AutoThreadCount AutoThreadsFor(const Scenario& scenario, uint32_t ranks, uint32_t partitions);
+
 // Thrown by PartitionedRun::Run on the ranks of an MPI job whose own
 // partitions ran well when another rank's partition failed: that rank says
 // why (apps/rank_agreement.h).
@@ -88,9 +102,10 @@ class PartitionedRun {
   // have not begun, so a window's work spreads over the threads as it falls.
   // Throws PartitionError when the fabric cannot be cut that many ways.
   // Under MPI every rank constructs its run at the same point: the cut is
-  // AgreeOnCut's, agreed first.
+  // AgreeOnCut's, agreed first. `layout`: the scenario's fabric laid out
+  // already (AutoThreadCount::layout), or null to lay it out here.
   PartitionedRun(const Scenario& scenario, uint32_t threads, RankExchange* exchange = nullptr,
-                 uint32_t partitions = 0);
+                 uint32_t partitions = 0, std::shared_ptr<const FabricLayout> layout = nullptr);
   ~PartitionedRun();
 
   // Opens what `monitors` writes: the time-series files, each partition's

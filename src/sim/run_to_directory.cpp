@@ -22,6 +22,12 @@ const RunStats& ThrowIfBroken(const RunStats& stats) {
 
 RunStats RunToDirectory(const Scenario& scenario, uint32_t threads, const std::string& dir,
                         const Simulation::ProgressFn& progress, uint32_t partitions) {
+  std::shared_ptr<const FabricLayout> layout;
+  if (threads == 0) {
+    const AutoThreadCount fit = AutoThreadsFor(scenario, 1, partitions);
+    threads = fit.threads;
+    layout = fit.layout;
+  }
   // As apps/run_command.cpp: one partition is a serial run, more a partitioned one.
   if (std::max(threads, partitions) <= 1) {
     Simulation sim(scenario);
@@ -30,7 +36,7 @@ RunStats RunToDirectory(const Scenario& scenario, uint32_t threads, const std::s
     WriteResults(sim, stats, dir);
     return ThrowIfBroken(stats);
   }
-  PartitionedRun run(scenario, threads, nullptr, partitions);
+  PartitionedRun run(scenario, threads, nullptr, partitions, layout);
   run.EnableMonitors(dir);
   const RunStats stats = run.Run(progress);
   WriteResults(run.result(), stats, dir);

@@ -17,7 +17,8 @@ namespace rocesim {
 
 // Throws what building or partitioning throws (BuildError, PartitionError),
 // and InvariantError, after writing the results, when an invariant broke.
-// `partitions` (0: by the fabric's size) as `rocesim run --partitions`.
+// `threads` (0: auto, AutoThreadsFor) and `partitions` (0: by the fabric's
+// size) as `rocesim run --threads` and `--partitions`.
 RunStats RunToDirectory(const Scenario& scenario, uint32_t threads, const std::string& dir,
                         const Simulation::ProgressFn& progress = nullptr, uint32_t partitions = 0);
 

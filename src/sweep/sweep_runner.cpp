@@ -135,7 +135,10 @@ class Pool {
     std::vector<std::string> args = {o_.exe, "run", base_, "-o", Results(pt).string(), "--force"};
     for (const std::string& s : sets) args.push_back("--set=" + s);
     args.push_back("-q");
-    if (o_.threads > 1) args.push_back(fmt::format("--threads={}", o_.threads));
+    if (o_.threads_auto)
+      args.emplace_back("--threads=auto");
+    else if (o_.threads > 1)
+      args.push_back(fmt::format("--threads={}", o_.threads));
     if (o_.partitions != 0) args.push_back(fmt::format("--partitions={}", o_.partitions));
     std::vector<char*> argv;
     for (std::string& a : args) argv.push_back(a.data());

@@ -168,6 +168,28 @@ class RunTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "auto"):
             rocesim.run(QUICKSTART, threads="all")
 
+    def test_threads_auto_fits_the_fabric_and_the_partitions(self):
+        # A star whose window is longer than its links cannot be cut: "auto"
+        # runs it serially, where threads=2 is refused; partitions=1 with
+        # "auto" is a serial run too, not a refusal.
+        whole = {"name": "whole", "seed": 1, "duration": "1ms",
+                 "topology": {"type": "star", "hosts": 4, "sync_window": "5us"},
+                 "traffic": [{"type": "incast", "senders": "0-2", "receiver": 3,
+                              "size": "100KB"}]}
+        serial = rocesim.run(whole)
+        auto = rocesim.run(whole, threads="auto")
+        self.assertEqual(auto.summary["run"]["threads"], 1)
+        self.assertEqual(without_run(serial.summary), without_run(auto.summary))
+        with self.assertRaisesRegex(ValueError, "cannot cut the fabric into 2 partitions"):
+            rocesim.run(whole, threads=2)
+        one = rocesim.run(QUICKSTART, threads="auto", partitions=1)
+        self.assertEqual(one.summary["run"]["threads"], 1)
+        with self.assertRaisesRegex(ValueError, "partitions: expected an integer from 1 to"):
+            rocesim.run(QUICKSTART, threads="auto", partitions=0)
+        swept = rocesim.sweep(whole, grid={"seed": [1, 2]}, threads="auto")
+        self.assertEqual((len(swept.names), swept.failed), (2, []))
+        self.assertEqual(swept.result(1).summary["run"]["threads"], 1)
+
     def test_partitions_shared_by_threads_give_the_serial_results(self):
         serial = rocesim.run(QUICKSTART, overrides=MONITORED)
         shared = rocesim.run(QUICKSTART, overrides=MONITORED, threads=2, partitions=3)

@@ -97,22 +97,25 @@ def usable_cores():
 
 
 def resolve_threads(threads):
-    """`threads` as a count: "auto" is one per usable core (`--threads auto`)."""
+    """`threads` as a count at most: "auto" is one per usable core (`--threads
+    auto`), fewer when the fabric or `partitions` takes fewer."""
     return usable_cores() if threads == "auto" else threads
 
 
 def check_parallelism(threads, partitions):
-    """Validates `threads` (resolved: resolve_threads) and `partitions` as
-    `rocesim run` does; returns the partition count (0 when None: the run
-    picks it by the fabric's size)."""
-    if not isinstance(threads, int) or not 1 <= threads <= 1024:
+    """Validates `threads` (a count, or "auto") and `partitions` as `rocesim
+    run` does; returns the partition count (0 when None: the run picks it by
+    the fabric's size)."""
+    auto = threads == "auto"
+    if not auto and (not isinstance(threads, int) or not 1 <= threads <= 1024):
         raise ValueError(f'threads: expected an integer from 1 to 1024 or "auto", '
                          f'got {threads!r}')
     if partitions is None:
         return 0
-    if not isinstance(partitions, int) or not threads <= partitions <= 4096:
-        raise ValueError(f"partitions: expected an integer from threads ({threads}) to 4096, "
-                         f"got {partitions!r}")
+    least = 1 if auto else threads
+    if not isinstance(partitions, int) or not least <= partitions <= 4096:
+        raise ValueError(f"partitions: expected an integer from "
+                         f"{'1' if auto else f'threads ({threads})'} to 4096, got {partitions!r}")
     return partitions
 
 
@@ -126,22 +129,23 @@ def run(scenario, overrides=None, seed=None, threads=1, partitions=None):
                `rocesim run --set` (applied in order, before `seed`)
     seed       replaces the scenario's seed (0 .. 2**64 - 1)
     threads    threads on this machine (`--threads`; identical results);
-               "auto": one per core this process may use
+               "auto": one per core this process may use, but no more than
+               `partitions` or than the fabric can be cut into (a fabric
+               that cannot be cut runs serially)
     partitions the fabric cut into this many partitions that the threads
                share (`--partitions`; at least `threads`; default 1, 2 or
                4 per thread by the fabric's size, as the command line)
 
     Raises ScenarioError (a ValueError) for a bad scenario. The GIL is
     released while the simulation runs."""
-    threads = resolve_threads(threads)
     partitions = check_parallelism(threads, partitions)
     _check_seed(seed)
     source, is_text, name = scenario_source(scenario)
     directory = tempfile.mkdtemp(prefix="rocesim-run-")
     result = Result(directory, owned=True)  # removes the directory when dropped
     try:
-        _core.run_into(source, is_text, name, override_args(overrides), seed, threads, partitions,
-                       directory)
+        _core.run_into(source, is_text, name, override_args(overrides), seed,
+                       0 if threads == "auto" else threads, partitions, directory)
     except ScenarioError as e:
         reraise(e, name)
     result._load_summary()

@@ -114,7 +114,6 @@ def sweep(scenario, grid=None, points=None, set=None, out=None, jobs=None, threa
     point, the sweep value to blame and the field)."""
     if grid is None and points is None:
         raise ValueError("sweep: give grid= and/or points=")
-    threads = resolve_threads(threads)
     check_parallelism(threads, partitions)
     spec = {"grid": grid, "points": points, "set": set}
     source, is_text, name = scenario_source(scenario)
@@ -157,7 +156,7 @@ def sweep(scenario, grid=None, points=None, set=None, out=None, jobs=None, threa
         if progress is not None:
             progress(SweepProgress(done, len(tasks), names[index], error is None, error, seconds))
 
-    jobs = max(1, min(jobs or usable_cores() // threads, len(tasks) or 1))
+    jobs = max(1, min(jobs or usable_cores() // resolve_threads(threads), len(tasks) or 1))
     if jobs == 1:
         for done, task in enumerate(tasks, 1):
             finish(*_run_point(task), done)
