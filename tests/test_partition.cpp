@@ -91,6 +91,33 @@ TEST(Partition, SeparablePartsLeaveOutWhatNoCutSeparates) {
       << "each leaf with its hosts, and the spines";
 }
 
+// Any count up to the separable parts cuts, every partition holding a node.
+// METIS left partitions empty once it had fewer than about two vertices a
+// partition (a 17-host star: from 10 partitions on, and wrote "Cannot
+// bisect a graph with 0 vertices!" on stdout); such cuts now deal the
+// vertices by load, an even count to each.
+TEST(Partition, EveryCountUpToTheSeparablePartsCutsWithoutAnEmptyPartition) {
+  const Scenario star = WithFlows("{type: star, hosts: 17}",
+                                  "[{src: 1, dst: 0, size: 1MB}, {src: 2, dst: 0, size: 1MB}, "
+                                  "{src: 3, dst: 4, size: 1MB}]");
+  const std::shared_ptr<const FabricLayout> layout = LayoutFabric(star);
+  ASSERT_EQ(SeparableParts(*layout, star), 18u);
+  for (uint32_t parts = 2; parts <= 18; ++parts) {
+    const Partitioning p = PartitionFabric(*layout, star, parts);
+    uint32_t fewest = UINT32_MAX, most = 0;
+    for (const PartitionSize& s : p.sizes) {
+      fewest = std::min(fewest, s.switches + s.hosts);
+      most = std::max(most, s.switches + s.hosts);
+    }
+    EXPECT_GE(fewest, 1u) << parts << " partitions";
+    EXPECT_EQ(p.by, 2 * parts > 18 ? "dealt by load" : "METIS") << parts;
+    if (2 * parts > 18) {
+      EXPECT_LE(most - fewest, 1u) << parts << ": an even deal";
+    }
+  }
+  EXPECT_THROW(PartitionFabric(*layout, star, 19), PartitionError);
+}
+
 // --threads auto: the share of the cores, but no more than --partitions nor
 // than the separable parts give each rank, and at least one.
 TEST(Partition, AutoThreadsFitTheCoresThePartitionsAndTheFabric) {

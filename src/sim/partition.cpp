@@ -46,6 +46,33 @@ Components UncutComponents(const FabricLayout& f, const Scenario& scenario,
       for (uint32_t g = 1; g < gpus; ++g) comp.Join(f.host_nodes[h], f.host_nodes[h + g]);
   return comp;
 }
+// METIS may leave a partition empty when the graph has few more vertices
+// than partitions (its balance constraints cannot all be met): each empty
+// partition takes the lightest vertex (`weight`'s first constraint, ports;
+// the first of equals) of the partition with the most vertices (the first
+// of equals), so that every partition holds a node whenever there are as
+// many vertices as partitions. The same on every rank.
+void FillEmptyParts(std::vector<idx_t>& part, const std::vector<idx_t>& weight, idx_t ncon,
+                    uint32_t parts) {
+  std::vector<size_t> count(parts, 0);
+  for (const idx_t p : part) ++count[static_cast<size_t>(p)];
+  for (uint32_t empty = 0; empty < parts; ++empty) {
+    if (count[empty] != 0) continue;
+    const auto from =
+        static_cast<idx_t>(std::max_element(count.begin(), count.end()) - count.begin());
+    if (count[static_cast<size_t>(from)] < 2) return;  // fewer vertices than partitions
+    size_t lightest = part.size();
+    for (size_t v = 0; v < part.size(); ++v)
+      if (part[v] == from &&
+          (lightest == part.size() ||
+           weight[v * static_cast<size_t>(ncon)] < weight[lightest * static_cast<size_t>(ncon)]))
+        lightest = v;
+    part[lightest] = static_cast<idx_t>(empty);
+    --count[static_cast<size_t>(from)];
+    ++count[empty];
+  }
+}
+
 // Deals `items` (their loads given) over the partitions, as many to each as
 // an even split gives (partition p gets items [p n / parts, (p + 1) n /
 // parts) of a plain split), heaviest first, each to the partition with
@@ -180,6 +207,7 @@ Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, ui
   const auto n = static_cast<uint32_t>(f.nodes.size());
   out.node_part.assign(n, 0);
   bool cut_by_structure = false;
+  bool dealt = false;  // the vertices dealt by load, not cut by METIS (below)
   // A link shorter than the window (FabricLayout::quantum: a zero-delay
   // link, a host link shorter than the switch links, or any link shorter
   // than topology.sync_window) must not be cut. A structural cut that would
@@ -279,21 +307,39 @@ Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, ui
       }
       xadj.push_back(static_cast<idx_t>(adjncy.size()));
     }
-    idx_t nparts = static_cast<idx_t>(parts), cut = 0;
     std::vector<idx_t> part(static_cast<size_t>(vertices), 0);
-    idx_t options[METIS_NOPTIONS];
-    METIS_SetDefaultOptions(options);
-    options[METIS_OPTION_SEED] = 1;  // the same cut every time
-    options[METIS_OPTION_NUMBERING] = 0;
-    const int rc = parts <= 8
-                       ? METIS_PartGraphRecursive(&vertices, &ncon, xadj.data(), adjncy.data(),
-                                                  weight.data(), nullptr, adjwgt.data(), &nparts,
-                                                  nullptr, nullptr, options, &cut, part.data())
-                       : METIS_PartGraphKway(&vertices, &ncon, xadj.data(), adjncy.data(),
-                                             weight.data(), nullptr, adjwgt.data(), &nparts,
-                                             nullptr, nullptr, options, &cut, part.data());
-    if (rc != METIS_OK)
-      throw PartitionError(fmt::format("METIS could not cut the fabric into {} partitions", parts));
+    if (2 * static_cast<idx_t>(parts) > vertices) {
+      // Fewer than two vertices a partition: METIS's bisections meet empty
+      // pieces (and say so on stdout) and leave partitions empty, while
+      // nearly every link is cut whatever the cut. The vertices are dealt
+      // instead: as many to each partition as an even split gives, by their
+      // frames (ports when there is no traffic), heaviest first.
+      std::vector<uint64_t> vertex_load(static_cast<size_t>(vertices), 0);
+      for (idx_t v = 0; v < vertices; ++v)
+        vertex_load[static_cast<size_t>(v)] =
+            static_cast<uint64_t>(weight[static_cast<size_t>(v * ncon + ncon - 1)]);
+      std::vector<uint64_t> part_load(parts, 0);
+      const std::vector<uint32_t> deal = DealByLoad(vertex_load, &part_load);
+      std::copy(deal.begin(), deal.end(), part.begin());
+      dealt = true;
+    } else {
+      idx_t nparts = static_cast<idx_t>(parts), cut = 0;
+      idx_t options[METIS_NOPTIONS];
+      METIS_SetDefaultOptions(options);
+      options[METIS_OPTION_SEED] = 1;  // the same cut every time
+      options[METIS_OPTION_NUMBERING] = 0;
+      const int rc = parts <= 8
+                         ? METIS_PartGraphRecursive(&vertices, &ncon, xadj.data(), adjncy.data(),
+                                                    weight.data(), nullptr, adjwgt.data(), &nparts,
+                                                    nullptr, nullptr, options, &cut, part.data())
+                         : METIS_PartGraphKway(&vertices, &ncon, xadj.data(), adjncy.data(),
+                                               weight.data(), nullptr, adjwgt.data(), &nparts,
+                                               nullptr, nullptr, options, &cut, part.data());
+      if (rc != METIS_OK)
+        throw PartitionError(
+            fmt::format("METIS could not cut the fabric into {} partitions", parts));
+      FillEmptyParts(part, weight, ncon, parts);
+    }
     for (uint32_t i = 0; i < n; ++i)
       out.node_part[i] = static_cast<uint32_t>(part[static_cast<size_t>(vertex[comp.Find(i)])]);
   }
@@ -310,6 +356,7 @@ Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, ui
       throw PartitionError(
           fmt::format("cannot cut the fabric into {} partitions: partition {} is empty", parts, p));
   out.by = parts == 1                                      ? ""
+           : dealt                                         ? "dealt by load"
            : !cut_by_structure                             ? "METIS"
            : scenario.topology.kind == TopologyKind::kRail ? "rail groups"
                                                            : "pods / leaf groups";

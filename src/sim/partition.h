@@ -68,7 +68,9 @@ struct Partitioning {
   uint64_t frame_hops = 0;
   uint64_t cut_frames = 0;
   Time lookahead = kTimeMax;  // the smallest delay of a cut link
-  std::string by;  // "pods / leaf groups", "rail groups" or "METIS" ("" for one partition)
+  // "pods / leaf groups", "rail groups", "METIS" or "dealt by load" (fewer than two vertices a
+  // partition), "" for one partition
+  std::string by;
   // "partitions 2: 40 switches 64 hosts 384 ports | ...; cut 16 links (9.8% of the data
   // frames' hops cross them); lookahead 1 us"
   std::string Describe(Time window) const;
