@@ -224,7 +224,7 @@ int RunCommand(const RunOptions& options) {
     if (writer) PrintWarnings(warnings);  // even with -q, as a run prints them
     SetupLine setup(!quiet, StderrReachesTerminal(LauncherRanks() > 0));
     OnEveryRank(ranks.get(), [&] {
-      CheckScenario(scenario, AgreeOnCut(ranks.get(), o.threads, o.partitions), writer);
+      CheckScenario(scenario, AgreeOnCut(ranks.get(), o.threads, o.partitions), writer, layout);
       return std::vector<AgreedValue>{};
     });
     return 0;
@@ -259,7 +259,7 @@ int RunCommand(const RunOptions& options) {
   auto update = [&](const RunProgress& p) { progress.Update(p); };
   auto setup = std::make_unique<SetupLine>(!quiet, terminal);
   if (o.threads <= 1 && o.partitions <= 1 && !ranks) {
-    Simulation sim(scenario);
+    Simulation sim(scenario, std::move(layout));
     setup.reset();
     if (o.verbose && !quiet) {
       PrintRunDetails(sim);

@@ -27,8 +27,9 @@ void PrintWarnings(const std::vector<std::string>& warnings) {
   for (const std::string& w : warnings) fmt::print(stderr, "rocesim: warning: {}\n", w);
 }
 
-void CheckScenario(const Scenario& scenario, const CutRequest& request, bool print) {
-  const Simulation sim(scenario);
+void CheckScenario(const Scenario& scenario, const CutRequest& request, bool print,
+                   std::shared_ptr<const FabricLayout> laid_out) {
+  const Simulation sim(scenario, std::move(laid_out));
   const FabricLayout& layout = *sim.fabric().layout;
   std::string cut = "1 partition (a serial run)";
   if (request.ranks > 1 || request.threads > 1 || request.partitions > 1) {

@@ -21,8 +21,9 @@ void PrintWarnings(const std::vector<std::string>& warnings);
 // use; under mpirun, the job's: AgreeOnCut) without simulating, and prints
 // one paragraph: hosts, switches, links, flows, partitions (where `print`:
 // on rank 0). Throws what building throws (BuildError, PartitionError:
-// exit 2).
-void CheckScenario(const Scenario& scenario, const CutRequest& cut, bool print);
+// exit 2). `laid_out`: the fabric laid out already (--threads auto), or null.
+void CheckScenario(const Scenario& scenario, const CutRequest& cut, bool print,
+                   std::shared_ptr<const FabricLayout> laid_out = nullptr);
 
 // `-v`: the fabric's size and each traffic entry's expansion (flows, bytes),
 // on stderr.

@@ -24,19 +24,19 @@ RunStats RunToDirectory(const Scenario& scenario, uint32_t threads, const std::s
                         const Simulation::ProgressFn& progress, uint32_t partitions) {
   std::shared_ptr<const FabricLayout> layout;
   if (threads == 0) {
-    const AutoThreadCount fit = AutoThreadsFor(scenario, 1, partitions);
+    AutoThreadCount fit = AutoThreadsFor(scenario, 1, partitions);
     threads = fit.threads;
-    layout = fit.layout;
+    layout = std::move(fit.layout);
   }
   // As apps/run_command.cpp: one partition is a serial run, more a partitioned one.
   if (std::max(threads, partitions) <= 1) {
-    Simulation sim(scenario);
+    Simulation sim(scenario, std::move(layout));
     sim.EnableMonitors(dir);
     const RunStats stats = sim.Run(progress);
     WriteResults(sim, stats, dir);
     return ThrowIfBroken(stats);
   }
-  PartitionedRun run(scenario, threads, nullptr, partitions, layout);
+  PartitionedRun run(scenario, threads, nullptr, partitions, std::move(layout));
   run.EnableMonitors(dir);
   const RunStats stats = run.Run(progress);
   WriteResults(run.result(), stats, dir);

@@ -24,8 +24,9 @@
 
 namespace rocesim {
 
-Simulation::Simulation(const Scenario& scenario) : scenario_(scenario) {
-  layout_ = LayoutFabric(scenario_);
+Simulation::Simulation(const Scenario& scenario, std::shared_ptr<const FabricLayout> layout)
+    : scenario_(scenario), layout_(std::move(layout)) {
+  if (!layout_) layout_ = LayoutFabric(scenario_);
   fabric_.scenario = &scenario_;
   Build();
   BuildFlows();

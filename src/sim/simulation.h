@@ -94,8 +94,10 @@ struct PartitionPlace {
 
 class Simulation {
  public:
-  // The whole fabric (a serial run).
-  explicit Simulation(const Scenario& scenario);
+  // The whole fabric (a serial run), on `layout` when the scenario's fabric
+  // is laid out already (LayoutFabric), else laid out here.
+  explicit Simulation(const Scenario& scenario,
+                      std::shared_ptr<const FabricLayout> layout = nullptr);
   // One partition of a parallel run, on the layout all partitions share: it
   // builds and runs only the nodes of `place.partition` (their ports,
   // switches, NICs and congestion control, and the far ends of their links)
