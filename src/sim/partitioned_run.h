@@ -78,8 +78,9 @@ struct AutoThreadCount {
   uint32_t threads = 1;
   uint32_t share = 1;            // this process's share of the cores
   uint32_t separable_parts = 0;  // SeparableParts, or 0 when not counted
-  // The fabric laid out to count them (null when not counted), for the
-  // run to cut rather than lay it out again (0.8 s at k=64).
+  // The fabric laid out to count them (null when not counted): the run
+  // cuts it (or, on one thread, runs it serially; `--check` checks it)
+  // rather than laying it out again (0.8 s at k=64).
   std::shared_ptr<const FabricLayout> layout;
 };
 AutoThreadCount AutoThreadsFor(const Scenario& scenario, uint32_t ranks, uint32_t partitions);
