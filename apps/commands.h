@@ -39,11 +39,10 @@ int ImportAicbCommand(const std::string& workload, const std::string& out,
 // `rocesim sweep SWEEP.yaml [-j N] [-o DIR] [--mpi] [--dry-run]` (apps/sweep_command.cpp).
 struct SweepOptions {
   std::string file;
-  std::string out_dir;        // "" = the sweep's output: or results/<file stem>
-  std::optional<int> jobs;    // worker processes; default cores (1 per rank with --mpi)
-  int threads = 1;            // each point partitioned over this many threads
-  bool threads_auto = false;  // --threads auto: `threads` is the share, each point takes what fits
-  uint32_t partitions = 0;    // ... into this many partitions (0: by the fabric's size)
+  std::string out_dir;      // "" = the sweep's output: or results/<file stem>
+  std::optional<int> jobs;  // worker processes; default cores (1 per rank with --mpi)
+  int threads = 1;          // each point partitioned over this many threads (0: auto)
+  uint32_t partitions = 0;  // ... into this many partitions (0: by the fabric's size)
   bool mpi = false;
   bool dry_run = false;  // validate and list the points, run nothing
 };

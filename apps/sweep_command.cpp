@@ -228,20 +228,21 @@ int Sweep(const SweepOptions& o, SweepRanks& ranks) {
   sweep::RunnerOptions ro;
   ro.exe = sweep::SelfExecutable();
   ro.out_dir = out;
-  const int default_jobs = o.mpi ? 1 : sweep::DefaultWorkers(UsableCores(), o.threads);
+  // --threads auto (0): a point may take every usable core (it takes its
+  // share of them, ROCESIM_SWEEP_WORKERS, and what its fabric can be cut for).
+  const int per_point = o.threads == 0 ? static_cast<int>(AutoThreadsHere()) : o.threads;
+  const int default_jobs = o.mpi ? 1 : sweep::DefaultWorkers(UsableCores(), per_point);
   ro.jobs = o.jobs.value_or(default_jobs);
   ro.machine_workers = ro.jobs * static_cast<int>(o.mpi ? LocalRanksHere() : 1);
-  // Under --threads auto each point's run takes its share of the cores
-  // (ROCESIM_SWEEP_WORKERS): nothing to warn of.
-  if (const uint32_t cores = UsableCores(); !o.mpi && !o.threads_auto && o.threads > 1 &&
-                                            static_cast<uint32_t>(ro.jobs * o.threads) > cores)
+  // Under --threads auto each point's run takes its share: nothing to warn of.
+  if (const uint32_t cores = UsableCores();
+      !o.mpi && o.threads > 1 && static_cast<uint32_t>(ro.jobs * o.threads) > cores)
     fmt::print(stderr,
                "sweep: note: {} points at once, each on {} threads, on {} core{}: a point's "
                "partitions wait for each other at every window, so this sweep runs slower than "
                "with -j {} (the default for --threads {} here)\n",
                ro.jobs, o.threads, cores, cores == 1 ? "" : "s", default_jobs, o.threads);
   ro.threads = o.threads;
-  ro.threads_auto = o.threads_auto;
   ro.partitions = static_cast<int>(o.partitions);
   ro.rank = ranks.rank();
   ro.ranks = ranks.size();
@@ -273,9 +274,6 @@ int Sweep(const SweepOptions& o, SweepRanks& ranks) {
 
 int SweepCommand(const SweepOptions& command_line) {
   SweepOptions options = command_line;
-  options.threads_auto = options.threads == 0;
-  if (options.threads_auto)
-    options.threads = static_cast<int>(AutoThreadsHere());  // --threads auto
   SweepRanks ranks(options.mpi);  // throws SweepError without MPI support (exit 2)
   try {
     return Sweep(options, ranks);

@@ -135,7 +135,7 @@ class Pool {
     std::vector<std::string> args = {o_.exe, "run", base_, "-o", Results(pt).string(), "--force"};
     for (const std::string& s : sets) args.push_back("--set=" + s);
     args.push_back("-q");
-    if (o_.threads_auto)
+    if (o_.threads == 0)
       args.emplace_back("--threads=auto");
     else if (o_.threads > 1)
       args.push_back(fmt::format("--threads={}", o_.threads));

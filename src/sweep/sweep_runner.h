@@ -21,13 +21,12 @@
 namespace rocesim::sweep {
 
 struct RunnerOptions {
-  std::string exe;            // the rocesim binary (SelfExecutable())
-  std::string out_dir;        // the sweep's results directory
-  int jobs = 1;               // worker processes at once
-  int threads = 1;            // each point's run partitioned over this many threads (--threads)
-  bool threads_auto = false;  // --threads auto: each point's run picks its count (rocesim run)
-  int partitions = 0;  // ... into this many partitions (--partitions; 0: by the fabric's size)
-  int rank = 0;        // this process runs points with index % ranks == rank
+  std::string exe;      // the rocesim binary (SelfExecutable())
+  std::string out_dir;  // the sweep's results directory
+  int jobs = 1;         // worker processes at once
+  int threads = 1;      // each point's run partitioned over this many threads (--threads; 0: auto)
+  int partitions = 0;   // ... into this many partitions (--partitions; 0: by the fabric's size)
+  int rank = 0;         // this process runs points with index % ranks == rank
   int ranks = 1;
   std::string log_prefix;  // put before every progress line ("rank 1: " under MPI)
   // Points running at once on this machine, these workers and (--mpi) the
