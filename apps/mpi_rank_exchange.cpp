@@ -436,7 +436,8 @@ class MpiRankExchange final : public RankExchange {
       return partitioning.node_part[node] - first_partition < threads;
     };
     // Flows this rank owns (1: the sender's side, 2: the receiver's),
-    // behind their count. (Ports are not merged: see PartitionedRun::Merge.)
+    // behind their count: `merged` holds those with an end here
+    // (sim/flow_merge.h). (Ports are not merged: see PartitionedRun::Merge.)
     std::vector<char> buf;
     std::vector<char> flows;
     uint32_t num_flows = 0;
@@ -498,6 +499,15 @@ class MpiRankExchange final : public RankExchange {
     MPI_Allreduce(MPI_IN_PLACE, &last, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
     end = last;
     if (rank_ != 0) return;
+    // Every flow, from the parts: the sender's rank gives what the flow is.
+    const uint32_t count = f.flows.Count();
+    f.flows = FlowTable();
+    f.flows.Reserve(count);
+    for (uint32_t id = 0; id < count; ++id) {
+      Flow blank;
+      blank.id = id;
+      f.flows.Add(blank);
+    }
     const char* at = all.data();
     const char* stop = at + all.size();
     std::vector<OpsEvent> log;

@@ -122,18 +122,27 @@ std::vector<AgreedValue> RunSetupValues(const PartitionedRun& run) {
   Digest nodes;
   for (const uint32_t part : cut.node_part) nodes.Add(part);
   nodes.Add(static_cast<uint64_t>(cut.lookahead));
-  const std::vector<Flow>& flows = run.result().fabric().flows;
+  // What every replica knows of every flow, whether it holds it or not
+  // (transport/flow_table.h): its ends and packets, the bytes of all, and
+  // the starts of those that wait for nothing.
+  const Simulation& sim = run.result();
+  const FlowTable& flows = sim.fabric().flows;
   Digest traffic;
-  for (const Flow& f : flows) {
+  for (uint32_t id = 0; id < flows.Count(); ++id) {
+    const FlowEnds e = flows.Ends(id);
     for (const uint64_t field :
-         {uint64_t{f.id}, uint64_t{f.src}, uint64_t{f.dst}, static_cast<uint64_t>(f.size_bytes),
-          static_cast<uint64_t>(f.start), uint64_t{f.priority}, uint64_t{f.sport}})
+         {uint64_t{id}, uint64_t{e.src}, uint64_t{e.dst}, uint64_t{e.packets}, uint64_t{e.sport}})
       traffic.Add(field);
+  }
+  traffic.Add(static_cast<uint64_t>(sim.OfferedBytes()));
+  for (const Simulation::Arrival& a : sim.arrivals()) {
+    traffic.Add(a.id);
+    traffic.Add(static_cast<uint64_t>(a.start));
   }
   return {
       {"partition count", cut.parts, true},
       {"cut of the fabric (which partition holds each node)", nodes.value(), false},
-      {"flow count", flows.size(), true},
+      {"flow count", flows.Count(), true},
       {"flows (their ends, sizes and starts)", traffic.value(), false},
   };
 }

@@ -45,7 +45,7 @@ void CheckScenario(const Scenario& scenario, const CutRequest& request, bool pri
   if (!print) return;
   fmt::print("rocesim: {} ({}) is valid: {}; {} from {}; duration {} ms; {}\n", scenario.name,
              scenario.source_file, FabricSize(layout),
-             Plural(sim.fabric().flows.size(), "flow", "flows"),
+             Plural(sim.fabric().flows.Count(), "flow", "flows"),
              Plural(scenario.traffic.size(), "traffic entry", "traffic entries"),
              ToSeconds(scenario.duration) * 1e3, cut);
 }

@@ -102,7 +102,7 @@ Window Measure(Simulation& sim, PortId bottleneck, Time t_half, Time t_end, doub
   }
   w.q_mean = w.samples ? sum / static_cast<double>(w.samples) : 0;
   const double secs = ToSeconds(t_end - t_half);
-  for (size_t i = 0; i < f.flows.size(); ++i) {
+  for (size_t i = 0; i < f.flows.Count(); ++i) {
     const double bits = static_cast<double>(f.flows[i].snd_una - una0[i]) * mtu * 8;
     w.goodput_bps.push_back(bits / secs);
     w.total_bps += bits / secs;
@@ -223,7 +223,7 @@ Outcome RunToEnd(Simulation& sim) {
   o.pauses = f.counters.pause_sent;
   o.drops = f.counters.TotalDrops();
   o.all_done = st.all_flows_done;
-  o.flows = f.flows.size();
+  o.flows = f.flows.Count();
   for (const Flow& fl : f.flows) o.finished += fl.Finished() ? 1 : 0;
   return o;
 }

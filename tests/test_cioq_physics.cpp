@@ -304,7 +304,7 @@ TEST(CioqPhysics, SameSeedSameResults) {
   EXPECT_GT(a.summary["ecn_marks"].get<uint64_t>(), 0u);
   for (const char* key : {"flows", "drops", "pfc", "ecn_marks", "conservation", "slowdown"})
     EXPECT_EQ(a.summary[key], b.summary[key]) << key;
-  for (size_t i = 0; i < a.fabric().flows.size(); ++i)
+  for (size_t i = 0; i < a.fabric().flows.Count(); ++i)
     EXPECT_EQ(a.fabric().flows[i].finish, b.fabric().flows[i].finish);
 }
 

@@ -56,7 +56,7 @@ TEST(CioqVictim, EcmpPlacesTheFlowsAsTheSeedSays) {
   const Fabric& f = sim.fabric();
   ASSERT_EQ(f.nics.size(), 432u);
   ASSERT_EQ(f.cioq_switches.size(), 180u);
-  ASSERT_EQ(f.flows.size(), 5u);
+  ASSERT_EQ(f.flows.Count(), 5u);
   // All five senders on SW_L0_0.
   for (const Flow& fl : f.flows)
     EXPECT_EQ(f.ports[f.ports[f.nics[fl.src].port()].peer].node, kSwL0_0);

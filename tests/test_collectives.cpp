@@ -215,8 +215,8 @@ TEST(CollectivePhysics, IterationsAreSeparatedByTheComputeGap) {
               1e-3);
   // Every rank's next iteration starts 50 us after its last receive (its
   // sends are acknowledged a little later: the gap is at most an RTT more).
-  const std::vector<Flow>& flows = r.fabric().flows;
-  const size_t per = flows.size() / 3;
+  const FlowTable& flows = r.fabric().flows;
+  const size_t per = flows.Count() / 3;
   Time end0 = 0, start1 = kTimeMax;
   for (size_t i = 0; i < per; ++i) end0 = std::max(end0, flows[i].received);
   for (size_t i = per; i < 2 * per; ++i) start1 = std::min(start1, flows[i].start);
@@ -264,7 +264,7 @@ TEST(CollectiveSequence, AJobFollowsAnotherAtEachSharedRank) {
       "  - {type: collective, tag: dp, op: allreduce, ranks: [0, 4], size: 1MB, after: tp, "
       "after_compute: 10us}\n");
   ASSERT_TRUE(r.stats.all_flows_done);
-  const std::vector<Flow>& flows = r.fabric().flows;
+  const FlowTable& flows = r.fabric().flows;
   const size_t tp_flows = 4 * 6;  // ranks x 2(n-1) steps
   Time done_at_0 = 0;
   for (size_t i = 0; i < tp_flows; ++i) {

@@ -196,7 +196,7 @@ StartCheck ExpectExactStarts(const SimRun& r) {
     }
     base += static_cast<uint32_t>(x.flows.size());
   }
-  EXPECT_EQ(base, f.flows.size());
+  EXPECT_EQ(base, f.flows.Count());
   return out;
 }
 
@@ -291,14 +291,14 @@ TEST_P(RandomDag, EveryDependentFlowStartsExactlyWhenItsPredecessorsAreDone) {
                        "traffic:\n"
                        "  - type: dependency_file\n"
                        "    file: dag.csv\n");
-  ASSERT_EQ(r.fabric().flows.size(), dag.size());
+  ASSERT_EQ(r.fabric().flows.Count(), dag.size());
   ExpectAllComplete(r);
   ExpectDagRule(dag, r.fabric(), 0);
   const StartCheck s = ExpectExactStarts(r);
   EXPECT_GT(s.dependent, static_cast<int>(dag.size()) / 2);
   // Tags: a flow's own, else the entry's.
   for (size_t i = 0; i < dag.size(); ++i)
-    EXPECT_EQ(r.sim->flow_tags()[i], dag[i].tag.empty() ? "dependency" : dag[i].tag);
+    EXPECT_EQ(r.sim->flow_tag(i), dag[i].tag.empty() ? "dependency" : dag[i].tag);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -347,14 +347,14 @@ TEST_F(DepsTest, TwoFilesAndAPlainEntryMapToTheirOwnFlows) {
           "  - type: dependency_file\n"
           "    file: b.json\n"
           "    tag: second\n");
-  ASSERT_EQ(r.fabric().flows.size(), 2 + a.size() + b.size());
+  ASSERT_EQ(r.fabric().flows.Count(), 2 + a.size() + b.size());
   ExpectAllComplete(r);
   ExpectDagRule(a, r.fabric(), 2);
   ExpectDagRule(b, r.fabric(), static_cast<uint32_t>(2 + a.size()));
   ExpectExactStarts(r);
   EXPECT_EQ(r.fabric().flows[0].start, 3 * kMicrosecond);
-  EXPECT_EQ(r.sim->flow_tags()[2], "first");
-  EXPECT_EQ(r.sim->flow_tags()[2 + a.size()], "second");
+  EXPECT_EQ(r.sim->flow_tag(2), "first");
+  EXPECT_EQ(r.sim->flow_tag(2 + a.size()), "second");
 }
 
 // ---------------------------------------------------------------------------
@@ -378,8 +378,8 @@ TEST_F(DepsTest, ChainStartsAtHandComputedTimes) {
           "traffic:\n"
           "  - type: dependency_file\n"
           "    file: chain.csv\n");
-  const std::vector<Flow>& fl = r.fabric().flows;
-  ASSERT_EQ(fl.size(), 6u);
+  const FlowTable& fl = r.fabric().flows;
+  ASSERT_EQ(fl.Count(), 6u);
   ExpectAllComplete(r);
   constexpr Time R = 2 * 1082 * 80 + 2 * kMicrosecond;    // 2173120
   constexpr Time F = R + 2 * 86 * 80 + 2 * kMicrosecond;  // 4186880
@@ -391,7 +391,7 @@ TEST_F(DepsTest, ChainStartsAtHandComputedTimes) {
   EXPECT_GT(d, c + R + 500'000);  // its start, not c, decides
   EXPECT_EQ(e, 33'173'120);
   const std::vector<Time> want = {a, b, c, d, e, f};
-  for (size_t i = 0; i < fl.size(); ++i) {
+  for (size_t i = 0; i < fl.Count(); ++i) {
     EXPECT_EQ(fl[i].start, want[i]) << "flow " << i;
     EXPECT_EQ(fl[i].received - fl[i].start, R) << "flow " << i;
     EXPECT_EQ(fl[i].finish - fl[i].start, F) << "flow " << i;
@@ -412,8 +412,8 @@ TEST_F(DepsTest, RepeatedAndForwardPredecessors) {
       Run("topology: {type: star, hosts: 4}\n"
           "host: {cc: none}\n"
           "traffic: [{type: dependency_file, file: rep.csv}]\n");
-  const std::vector<Flow>& fl = r.fabric().flows;
-  ASSERT_EQ(fl.size(), 3u);
+  const FlowTable& fl = r.fabric().flows;
+  ASSERT_EQ(fl.Count(), 3u);
   ExpectAllComplete(r);
   EXPECT_EQ(fl[0].start, fl[2].received + kMicrosecond);
   EXPECT_EQ(fl[1].start, fl[0].received);
@@ -664,8 +664,8 @@ TEST_F(DepsTest, WaitingForAFlowThatNeverCompletesIsNeverStarted) {
           "traffic:\n"
           "  - type: dependency_file\n"
           "    file: deps.csv\n");
-  const std::vector<Flow>& fl = r.fabric().flows;
-  ASSERT_EQ(fl.size(), 4u);
+  const FlowTable& fl = r.fabric().flows;
+  ASSERT_EQ(fl.Count(), 4u);
   EXPECT_EQ(fl[0].start, 0);
   EXPECT_LT(fl[0].finish, 0);
   EXPECT_LT(fl[0].received, 0);
@@ -717,8 +717,8 @@ TEST_F(DepsTest, WaitingBehindAPauseStormIsNeverStarted) {
           "    file: deps.csv\n"
           "faults:\n"
           "  - {type: nic_pause_storm, host: 1, at: 0us, priority: 3}\n");
-  const std::vector<Flow>& fl = r.fabric().flows;
-  ASSERT_EQ(fl.size(), 4u);
+  const FlowTable& fl = r.fabric().flows;
+  ASSERT_EQ(fl.Count(), 4u);
   EXPECT_LT(fl[0].finish, 0);
   EXPECT_EQ(fl[1].start, kTimeMax);
   EXPECT_EQ(fl[2].start, kTimeMax);

@@ -88,7 +88,7 @@ traffic:
     ++samples;
   }
   double goodput = 0;
-  for (size_t i = 0; i < f.flows.size(); ++i) {
+  for (size_t i = 0; i < f.flows.Count(); ++i) {
     goodput += static_cast<double>(f.flows[i].snd_una - una0[i]) * 1000 * 8 / 1e-3;
     EXPECT_FALSE(LdcpOf(f, static_cast<uint32_t>(i))->in_fast_start());
   }
@@ -260,7 +260,7 @@ traffic:
   EXPECT_TRUE(st.all_flows_done);
   uint32_t done = 0;
   for (const Flow& fl : f.flows) done += fl.Finished() ? 1 : 0;
-  EXPECT_EQ(done, f.flows.size());
+  EXPECT_EQ(done, f.flows.Count());
   EXPECT_GT(f.counters.TotalDrops(), 0u) << "the scenario should lose packets";
   EXPECT_GT(f.counters.drops[static_cast<size_t>(DropCause::kBufferFull)], 0u);
   EXPECT_EQ(f.counters.pause_sent, 0u);
@@ -291,7 +291,7 @@ traffic:
   ASSERT_GT(marked, packets / 10) << "too few marks to tell";
   // Each marked packet got its own ACK; unmarked ones share ACKs of <= 16.
   EXPECT_GE(f.counters.acks_sent, marked);
-  EXPECT_LE(f.counters.acks_sent, marked + (packets - marked) / 16 + 2 * f.flows.size() + 2);
+  EXPECT_LE(f.counters.acks_sent, marked + (packets - marked) / 16 + 2 * f.flows.Count() + 2);
 }
 
 // 7. §3.2 event-API variant, a CNP per CE-marked packet (cnp_interval 0):
@@ -352,8 +352,8 @@ TEST(LdcpScenario, ComparisonExampleParsesInBothConfigurations) {
   EXPECT_TRUE(dcqcn.sw.pfc.enabled);
   EXPECT_EQ(dcqcn.sw.ecn.wred_drop_bytes, 0);
   Simulation a(ldcp), b(dcqcn);
-  EXPECT_GT(a.fabric().flows.size(), 100u);
-  EXPECT_EQ(a.fabric().flows.size(), b.fabric().flows.size());
+  EXPECT_GT(a.fabric().flows.Count(), 100u);
+  EXPECT_EQ(a.fabric().flows.Count(), b.fabric().flows.Count());
 }
 
 }  // namespace

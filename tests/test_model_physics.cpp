@@ -364,7 +364,7 @@ traffic:
           pauses[p][w.ArriveAt(i)] = static_cast<int>(f.pool[w.At(i)].psn);
     }
   }
-  EXPECT_EQ(f.flows_finished, f.flows.size());
+  EXPECT_EQ(f.flows_finished, f.flows.Count());
   PauseRenewals r;
   for (const auto& frames : pauses) {
     Time paused_until = 0, last_xoff = -1;
@@ -387,7 +387,7 @@ traffic:
   }
   // The stepped run reproduces an uninterrupted one.
   const SimRun ref = RunYaml(yaml);
-  for (size_t i = 0; i < f.flows.size(); ++i)
+  for (size_t i = 0; i < f.flows.Count(); ++i)
     EXPECT_EQ(f.flows[i].finish, ref.fabric().flows[i].finish) << "flow " << i;
   EXPECT_EQ(f.counters.pause_sent, ref.fabric().counters.pause_sent);
   return r;
@@ -468,7 +468,7 @@ TEST(Physics, SameSeedSameCountersInProcess) {
   sa.erase("run");
   sb.erase("run");
   EXPECT_EQ(sa, sb);
-  for (size_t i = 0; i < a.fabric().flows.size(); ++i)
+  for (size_t i = 0; i < a.fabric().flows.Count(); ++i)
     EXPECT_EQ(a.fabric().flows[i].finish, b.fabric().flows[i].finish);
 }
 
@@ -764,7 +764,7 @@ traffic: [{type: incast, senders: "1-16", receiver: 0, size: 1MB}]
   }
   sim.Advance(sc.duration);
   EXPECT_GT(f.counters.timeouts, 0u) << "the RTO must fire for this test to mean much";
-  EXPECT_EQ(f.flows_finished, f.flows.size());
+  EXPECT_EQ(f.flows_finished, f.flows.Count());
 }
 
 }  // namespace

@@ -34,7 +34,7 @@ TEST(OpsExamples, SmallerBufferAlphaPausesMoreOften) {
   const auto a64 = RunExample("buffer-alpha.yaml", {"switch.alpha=1/64"});
   for (const Simulation* s : {a16.get(), a64.get()}) {
     EXPECT_EQ(s->fabric().counters.TotalDrops(), 0u);
-    EXPECT_EQ(s->fabric().flows_finished, s->fabric().flows.size());
+    EXPECT_EQ(s->fabric().flows_finished, s->fabric().flows.Count());
   }
   // Measured: 138 pause frames with 1/16, 988 with 1/64 ("many times more").
   EXPECT_GT(a16->fabric().counters.pause_sent, 0u);
@@ -90,7 +90,7 @@ TEST(OpsExamples, FloodingDeadlocksTheClosAndTheDetectorReportsTheCycle) {
     if (nodes == std::set<std::string>{"6", "7", "8", "9"}) through_all_four = true;
   }
   EXPECT_TRUE(through_all_four) << s["deadlocks"].dump();
-  for (uint32_t i = 0; i < f.flows.size(); ++i) EXPECT_FALSE(f.flows[i].Finished()) << i;
+  for (uint32_t i = 0; i < f.flows.Count(); ++i) EXPECT_FALSE(f.flows[i].Finished()) << i;
   // The flooding happened; the only frames lost are the copies the servers
   // discarded (and copies whose TTL ran out): no switch dropped for want of
   // buffer, the lossless class held.
@@ -110,7 +110,7 @@ TEST(OpsExamples, DropInsteadOfFloodHasNoDeadlockAndTheLiveFlowsComplete) {
       test::ExamplePath("deadlock-flooding.yaml"), {"switch.unknown_unicast=drop"}, std::nullopt));
   const Fabric& f = r.fabric();
   EXPECT_TRUE(r.summary["deadlocks"].empty()) << r.summary["deadlocks"].dump();
-  for (uint32_t i = kFirstLiveFlow; i < f.flows.size(); ++i)
+  for (uint32_t i = kFirstLiveFlow; i < f.flows.Count(); ++i)
     EXPECT_TRUE(f.flows[i].Finished()) << "live flow " << i;
   // The only drops: the packets to the dead servers, at their ToRs; nothing flooded.
   EXPECT_GT(r.summary["drops"]["unknown_mac"].get<uint64_t>(), 0u);

@@ -51,7 +51,7 @@ uint16_t InPortAtLast(const Fabric& f, const Flow& fl) {
 TEST(RcmBurst, IncastEntersTheLastSwitchByOnePortAndTheBurstByAnother) {
   const Simulation sim(BurstScenario(false));
   const Fabric& f = sim.fabric();
-  ASSERT_EQ(f.flows.size(), 5u);
+  ASSERT_EQ(f.flows.Count(), 5u);
   const uint16_t incast_port = InPortAtLast(f, f.flows[0]);
   for (int i = 1; i < 4; ++i) EXPECT_EQ(InPortAtLast(f, f.flows[i]), incast_port) << i;
   EXPECT_NE(InPortAtLast(f, f.flows[kBurst]), incast_port);

@@ -139,7 +139,7 @@ class TrainingRun : public ::testing::Test {
 
 // When rank `h` is done with flows [first, end) that touch it: its sends
 // acknowledged, its receives complete (a blocking comm's end at the rank).
-Time DoneAt(const std::vector<Flow>& flows, uint32_t host, size_t first, size_t end) {
+Time DoneAt(const FlowTable& flows, uint32_t host, size_t first, size_t end) {
   Time t = -1;
   for (size_t i = first; i < end; ++i) {
     if (flows[i].src == host) t = std::max(t, flows[i].finish);
@@ -148,7 +148,7 @@ Time DoneAt(const std::vector<Flow>& flows, uint32_t host, size_t first, size_t 
   return t;
 }
 
-Time FirstStartFrom(const std::vector<Flow>& flows, uint32_t host, size_t first, size_t end) {
+Time FirstStartFrom(const FlowTable& flows, uint32_t host, size_t first, size_t end) {
   Time t = kTimeMax;
   for (size_t i = first; i < end; ++i)
     if (flows[i].src == host) t = std::min(t, flows[i].start);
@@ -165,9 +165,9 @@ TEST_F(TrainingRun, TransformerRanksComputeThenWaitForEachBlockingComm) {
           "layer\t-1\t10000\tALLREDUCE\t1000000\t20000\tNONE\t0\t30000\tALLREDUCE\t2000000\t0\n",
           ", iterations: 2");
   ASSERT_TRUE(r.stats.all_flows_done);
-  const std::vector<Flow>& f = r.fabric().flows;
+  const FlowTable& f = r.fabric().flows;
   // Per iteration: 4 ranks x 2 messages in the tensor comm, then in the data comm.
-  ASSERT_EQ(f.size(), 32u);
+  ASSERT_EQ(f.Count(), 32u);
   for (uint32_t h = 0; h < 4; ++h) {
     // Iteration 0: the forward compute delays the first message.
     EXPECT_EQ(FirstStartFrom(f, h, 0, 8), 10 * kMicrosecond);
@@ -205,9 +205,9 @@ TEST_F(TrainingRun, DataParallelWeightGradientCommsOverlapTheBackwardPass) {
           "l0\t-1\t5000\tNONE\t0\t7000\tNONE\t0\t11000\tALLREDUCE\t4000000\t0\n"
           "l1\t-1\t13000\tNONE\t0\t17000\tNONE\t0\t19000\tALLREDUCE\t4000000\t0\n");
   ASSERT_TRUE(r.stats.all_flows_done);
-  const std::vector<Flow>& f = r.fabric().flows;
+  const FlowTable& f = r.fabric().flows;
   // Ring AllReduce of 4 ranks: 6 steps x 4 messages each.
-  ASSERT_EQ(f.size(), 48u);
+  ASSERT_EQ(f.Count(), 48u);
   for (uint32_t h = 0; h < 4; ++h) {
     EXPECT_EQ(FirstStartFrom(f, h, 0, 24), 37 * kMicrosecond);
     // Layer 0's comm: issued at 65 us, while layer 1's is still running.
@@ -223,9 +223,9 @@ TEST_F(TrainingRun, MicroRunsEachLineInTurn) {
           "m\t-1\t1\tNONE\t0\t1\tNONE\t0\t1000\tALLTOALL\t400000\t1\n",
           ", iterations: 2");
   ASSERT_TRUE(r.stats.all_flows_done);
-  const std::vector<Flow>& f = r.fabric().flows;
+  const FlowTable& f = r.fabric().flows;
   // Ring all-gather: 3 steps x 4; direct all-to-all: 12 messages.
-  ASSERT_EQ(f.size(), 2u * (12 + 12));
+  ASSERT_EQ(f.Count(), 2u * (12 + 12));
   for (uint32_t h = 0; h < 4; ++h) {
     EXPECT_EQ(FirstStartFrom(f, h, 0, 12), 1 * kMicrosecond);
     EXPECT_EQ(FirstStartFrom(f, h, 12, 24), DoneAt(f, h, 0, 12) + 1 * kMicrosecond);

@@ -419,15 +419,15 @@ TEST(WorkloadSimulation, BuildsGeneratedFlowsAndReportsLoad) {
   ASSERT_EQ(rates.size(), 16u);
   EXPECT_EQ(rates[3], 40'000'000'000);
   const std::vector<FlowSpec> p = ExpandTraffic(s.traffic[0], 0, 3, rates, 1000);
-  ASSERT_EQ(sim.fabric().flows.size(), p.size() + 2);
+  ASSERT_EQ(sim.fabric().flows.Count(), p.size() + 2);
   for (size_t i = 0; i < p.size(); ++i) {
     EXPECT_EQ(sim.fabric().flows[i].size_bytes, p[i].size_bytes);
     EXPECT_EQ(sim.fabric().flows[i].start, p[i].start);
-    EXPECT_EQ(sim.flow_tags()[i], "poisson");
+    EXPECT_EQ(sim.flow_tag(i), "poisson");
     EXPECT_EQ(sim.flow_cc()[i], CcKind::kDcqcn);
   }
   EXPECT_EQ(sim.fabric().flows[p.size()].size_bytes, 50'000);  // 40G * 10us / 8
-  EXPECT_EQ(sim.flow_tags()[p.size()], "microburst");
+  EXPECT_EQ(sim.flow_tag(p.size()), "microburst");
 
   const nlohmann::json j = BuildSummary(sim, RunStats{});
   ASSERT_EQ(j["traffic"].size(), 3u);

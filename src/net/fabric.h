@@ -35,6 +35,7 @@
 #include "topo/routing.h"
 #include "transport/flow.h"
 #include "transport/flow_dependencies.h"
+#include "transport/flow_table.h"
 
 namespace rocesim {
 
@@ -102,7 +103,9 @@ struct Fabric {
   std::vector<Switch> switches;           // switch.architecture: shared_buffer
   std::vector<CioqSwitch> cioq_switches;  // switch.architecture: cioq
   HeldArray<Nic> nics;  // one per host; host id = index; a partition holds those of its held ports
-  std::vector<Flow> flows;
+  // Every flow by id; a partition holds only those its hosts send or
+  // receive, and the ends of the others (transport/flow_table.h).
+  FlowTable flows;
   // Congestion control per flow (null: line rate, PFC only).
   std::vector<std::unique_ptr<CongestionControl>> cc;
   Routing routing;

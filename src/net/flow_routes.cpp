@@ -20,9 +20,12 @@ void Walk(const Fabric& f, uint32_t src, uint32_t dst, uint64_t key, uint32_t ep
 }  // namespace
 
 void FlowRoutes::Compute(const Fabric& f, uint32_t flow) {
-  const Flow& fl = f.flows[flow];
-  Walk(f, fl.src, fl.dst, fl.data_key, epoch_, &routes_[DataRoute(flow)]);
-  Walk(f, fl.dst, fl.src, fl.reply_key, epoch_, &routes_[ReplyRoute(flow)]);
+  // Its ends, not the flow: a partition computes the routes of flows that
+  // only cross it, which it does not hold (transport/flow_table.h).
+  const FlowEnds e = f.flows.Ends(flow);
+  Walk(f, e.src, e.dst, Routing::FlowKey(e.src, e.dst, e.sport), epoch_, &routes_[DataRoute(flow)]);
+  Walk(f, e.dst, e.src, Routing::FlowKey(e.dst, e.src, e.sport), epoch_,
+       &routes_[ReplyRoute(flow)]);
 }
 
 }  // namespace rocesim

@@ -197,10 +197,18 @@ void CheckServersWhole(const FabricLayout& f, const Scenario& scenario,
 }
 }  // namespace
 
-Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, uint32_t parts) {
+Partitioning PartitionFabric(const FabricLayout& f, const Scenario& scenario, uint32_t parts,
+                             const FabricLoad* estimate) {
   const std::vector<PortId> uncuttable = f.UncuttablePorts(scenario);
-  const FabricLoad traffic = parts > 1 ? EstimateFabricLoad(f, scenario)
-                                       : FabricLoad{std::vector<uint64_t>(f.nodes.size(), 0), {}};
+  FabricLoad own;
+  if (parts <= 1) {  // nothing to balance or to cut
+    own = FabricLoad{std::vector<uint64_t>(f.nodes.size(), 0), {}};
+    estimate = &own;
+  } else if (estimate == nullptr) {
+    own = EstimateFabricLoad(f, scenario);
+    estimate = &own;
+  }
+  const FabricLoad& traffic = *estimate;
   const std::vector<uint64_t>& load = traffic.node_frames;
   Partitioning out;
   out.parts = parts;
@@ -407,13 +415,20 @@ uint32_t FitAutoThreads(uint32_t share, uint32_t ranks, uint32_t partitions,
 }
 
 Partitioning PartitionForRun(const FabricLayout& layout, const Scenario& scenario, uint32_t ranks,
-                             uint32_t threads, uint32_t per_rank) {
+                             uint32_t threads, uint32_t per_rank, const FabricLoad* load) {
   threads = std::max(threads, 1u);
-  if (per_rank != 0) return PartitionFabric(layout, scenario, ranks * std::max(per_rank, threads));
+  // One estimate serves every count tried.
+  FabricLoad own;
+  if (load == nullptr) {
+    own = EstimateFabricLoad(layout, scenario);
+    load = &own;
+  }
+  if (per_rank != 0)
+    return PartitionFabric(layout, scenario, ranks * std::max(per_rank, threads), load);
   for (uint32_t per_thread = AutoPartitionsPerThread(layout.ports.size() / 2, ranks * threads);;
        per_thread /= 2) {
     try {
-      return PartitionFabric(layout, scenario, ranks * threads * per_thread);
+      return PartitionFabric(layout, scenario, ranks * threads * per_thread, load);
     } catch (const PartitionError&) {
       if (per_thread == 1) throw;
     }

@@ -41,6 +41,7 @@
 namespace rocesim {
 
 struct FabricLayout;
+struct FabricLoad;
 struct Scenario;
 
 struct PartitionError : std::runtime_error {
@@ -87,7 +88,11 @@ struct Partitioning {
 // is at least this long. It depends on the scenario only, which is
 // what lets a serial run end after exactly the same windows as a partitioned
 // one (Simulation::Advance).
-Partitioning PartitionFabric(const FabricLayout& layout, const Scenario& scenario, uint32_t parts);
+//
+// `load`: the workload's (EstimateFabricLoad), when the caller has it
+// already; null: estimated here.
+Partitioning PartitionFabric(const FabricLayout& layout, const Scenario& scenario, uint32_t parts,
+                             const FabricLoad* load = nullptr);
 
 // A note for a run whose window is the default (topology.sync_window: auto)
 // while every link `cut` cuts is longer: pods on short links joined by
@@ -129,8 +134,9 @@ uint32_t FitAutoThreads(uint32_t share, uint32_t ranks, uint32_t partitions,
 // `per_rank` partitions (per_rank >= threads), or, with per_rank 0, into
 // ranks x threads x AutoPartitionsPerThread, falling back to fewer (down to
 // one per thread) when the fabric cannot be cut that finely (zero-delay
-// links, GPU servers). Every rank reaches the same cut.
+// links, GPU servers). Every rank reaches the same cut. `load`: the
+// workload's, estimated already (null: estimated here).
 Partitioning PartitionForRun(const FabricLayout& layout, const Scenario& scenario, uint32_t ranks,
-                             uint32_t threads, uint32_t per_rank);
+                             uint32_t threads, uint32_t per_rank, const FabricLoad* load = nullptr);
 
 }  // namespace rocesim

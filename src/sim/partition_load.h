@@ -18,6 +18,7 @@
 
 namespace rocesim {
 
+struct ExpandedTraffic;
 struct FabricLayout;
 struct Scenario;
 
@@ -28,5 +29,8 @@ struct FabricLoad {
 
 // The data frames of `scenario`'s flows at each node and port of `layout`.
 FabricLoad EstimateFabricLoad(const FabricLayout& layout, const Scenario& scenario);
+// The same from its entries expanded already (ExpandWorkload).
+FabricLoad EstimateFabricLoad(const FabricLayout& layout, const Scenario& scenario,
+                              const std::vector<ExpandedTraffic>& traffic);
 
 }  // namespace rocesim

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <unordered_map>
 
 #include "cc/cc_factory.h"
 #include "net/link_arrival.h"
@@ -42,8 +43,9 @@ Simulation::Simulation(const Scenario& scenario, std::shared_ptr<const FabricLay
   for (size_t n = 0; n < local_.size(); ++n) local_[n] = place.cut->node_part[n] == place.partition;
   local_host_.resize(l.host_nodes.size());
   for (uint32_t h = 0; h < local_host_.size(); ++h) local_host_[h] = local_[l.host_nodes[h]];
+  fabric_.flows = FlowTable(local_host_);
   Build();
-  BuildFlows();
+  BuildFlows(place.traffic);
   MarkCutPorts(place);
 }
 
@@ -145,20 +147,30 @@ void Simulation::Build() {
   }
 }
 
-void Simulation::BuildFlows() {
+void Simulation::BuildFlows(const std::vector<ExpandedTraffic>* expanded) {
   Fabric& f = fabric_;
   const HostConfig& host = scenario_.host;
   const TopologyConfig& topo = scenario_.topology;
   f.nvlink.Init(static_cast<uint32_t>(layout_->host_nodes.size()), topo.gpus_per_server,
                 topo.nvlink_rate_bps, topo.nvlink_latency);
-  // When each flow's last byte would arrive on the idle path (the
-  // collectives' ideal schedule reads it); built with the flows.
-  std::vector<Time> delivered;
-  auto add = [&](const FlowSpec& s) {
+  // Each flow's start (kTimeMax: it waits for others), whether or not this
+  // replica holds the flow: the arrival cursor is built from them.
+  std::vector<Time> flow_start;
+  std::unordered_map<std::string, uint32_t> tag_index;  // tags_ by tag
+  // Builds flow Count() from `s` into `fl`, and returns when its last byte
+  // would arrive on the idle path (the collectives' ideal schedule reads it;
+  // `ideal`: whether it is needed, else only for a flow this replica holds).
+  auto add = [&](const FlowSpec& s, Flow& fl, bool ideal) -> Time {
     flow_cc_.push_back(s.cc.value_or(host.cc));
-    flow_tags_.push_back(s.tag);
-    Flow& fl = f.flows.emplace_back();  // in place: a Flow is several cache lines
-    fl.id = static_cast<uint32_t>(f.flows.size() - 1);
+    // Mostly the previous flow's tag; else one seen before, or a new one.
+    if (flow_tag_.empty() || tags_[flow_tag_.back()] != s.tag) {
+      const auto [it, fresh] = tag_index.try_emplace(s.tag, static_cast<uint32_t>(tags_.size()));
+      if (fresh) tags_.push_back(s.tag);
+      flow_tag_.push_back(it->second);
+    } else {
+      flow_tag_.push_back(flow_tag_.back());
+    }
+    fl.id = f.flows.Count();
     fl.src = static_cast<uint32_t>(s.src);
     fl.dst = static_cast<uint32_t>(s.dst);
     const int64_t size = s.size_bytes;
@@ -186,21 +198,23 @@ void Simulation::BuildFlows() {
                             fl.id, s.src, s.dst, size, packets, mtu, UINT32_MAX));
     fl.packets = static_cast<uint32_t>(packets);
     fl.last_payload = static_cast<uint32_t>(size - int64_t{fl.packets - 1} * mtu);
+    offered_bytes_ += size;
     if (f.nvlink.SameServer(fl.src, fl.dst)) {
       fl.ideal_fct = f.nvlink.IdealTime(size);
-      delivered.push_back(fl.ideal_fct);
       fl.cc.base_rtt = f.nvlink.IdealTime(mtu);
-      return;
+      return fl.ideal_fct;
     }
+    // A flow this replica does not hold keeps nothing but its ends.
+    if (!ideal && !f.flows.WouldHold(fl.src, fl.dst)) return 0;
     // One walk of each direction of the path serves the ideal FCT, the
     // delivery time and the base RTT (the ideal FCT of one full packet).
     IdealFctInput in = IdealInput(fl);
     const IdealTimes t = IdealFlowTimes(in);
     fl.ideal_fct = t.fct;
-    delivered.push_back(t.delivered);
     in.packets = 1;
     in.last_frame = in.full_frame;
     fl.cc.base_rtt = IdealFlowTimes(in).fct;
+    return t.delivered;
   };
   // Generators expand here, where every host's link rate is known
   // (workload/generators.h); each entry draws from its own seeded stream.
@@ -225,7 +239,8 @@ void Simulation::BuildFlows() {
     std::map<uint32_t, uint32_t> join_at;  // host -> its global join
     const CollectiveInstance& last = earlier->instances.back();
     for (uint32_t k = last.first_flow; k < last.end_flow; ++k) {
-      const Flow& p = f.flows[earlier->first_flow + k];
+      const uint32_t id = earlier->first_flow + k;
+      const FlowEnds p = f.flows.Ends(id);
       for (const uint32_t h : {p.src, p.dst}) {
         if (!rank[h]) continue;
         auto [it, fresh] = join_at.try_emplace(h, static_cast<uint32_t>(join_host.size()));
@@ -233,34 +248,45 @@ void Simulation::BuildFlows() {
           join_host.push_back(h);
           join_delay.push_back(t.collective.after_compute);
         }
-        edges.push_back(LocalEdge{p.id, it->second, false, true, false});
+        edges.push_back(LocalEdge{id, it->second, false, true, false});
       }
     }
     for (uint32_t k = first.first_flow; k < first.end_flow; ++k) {
-      Flow& fl = f.flows[base + k];
-      const auto it = join_at.find(fl.src);
+      const uint32_t id = base + k;
+      const auto it = join_at.find(f.flows.Ends(id).src);
       if (it == join_at.end()) continue;
-      edges.push_back(LocalEdge{it->second, fl.id, true, false, false});
-      fl.start = kTimeMax;  // it waits now
+      edges.push_back(LocalEdge{it->second, id, true, false, false});
+      flow_start[id] = kTimeMax;  // it waits now
+      if (f.flows.Holds(id)) f.flows[id].start = kTimeMax;
     }
   };
   const std::vector<int64_t> host_rates = HostLinkRates(*layout_);
   for (size_t i = 0; i < scenario_.traffic.size(); ++i) {
-    ExpandedTraffic x =
-        ExpandTrafficGraph(scenario_.traffic[i], i, scenario_.seed, host_rates, host.mtu_bytes);
-    const auto base = static_cast<uint32_t>(f.flows.size());
+    ExpandedTraffic own;
+    if (expanded == nullptr)
+      own = ExpandTrafficGraph(scenario_.traffic[i], i, scenario_.seed, host_rates, host.mtu_bytes);
+    const ExpandedTraffic& x = expanded != nullptr ? (*expanded)[i] : own;
+    const uint32_t base = f.flows.Count();
     const auto join_base = static_cast<uint32_t>(join_host.size());
     const auto local_flows = static_cast<uint32_t>(x.flows.size());
-    f.flows.reserve(f.flows.size() + local_flows);
+    f.flows.Reserve(local_flows);
+    flow_start.reserve(base + local_flows);
     auto edge = [&](uint32_t pred, uint32_t succ, bool succ_join, bool on_sent = false) {
       const bool pred_join = pred >= local_flows;
       edges.push_back(LocalEdge{pred_join ? join_base + pred - local_flows : base + pred, succ,
                                 pred_join, succ_join, on_sent});
     };
     EntryTotals& totals = entry_totals_.emplace_back();
+    // A collective's messages on the idle fabric: one instance's ideal time.
+    std::vector<IdealMessage> msg;
+    if (!x.collectives.empty()) msg.reserve(local_flows);
     for (uint32_t k = 0; k < local_flows; ++k) {
       const FlowSpec& s = x.flows[k];
-      add(s);
+      Flow fl;
+      const Time delivered = add(s, fl, !x.collectives.empty());
+      if (!x.collectives.empty()) msg.push_back(IdealMessageOf(fl, delivered));
+      flow_start.push_back(fl.start);
+      f.flows.Add(fl);
       totals.flows++;
       totals.bytes += s.size_bytes;
       flow_not_before.push_back(s.start);
@@ -277,28 +303,25 @@ void Simulation::BuildFlows() {
       follow_job(scenario_.traffic[i], base, x.collectives.front());
     if (!x.collectives.empty()) {
       // Every iteration has the same shape: one ideal time serves them all.
-      std::vector<IdealMessage> msg(local_flows);
-      for (uint32_t k = 0; k < local_flows; ++k)
-        msg[k] = IdealMessageOf(f.flows[base + k], delivered[base + k]);
       const CollectiveInstance& first = x.collectives.front();
       const Time ideal =
           IdealCollectiveTime(x.flows, x.joins, msg, first.first_flow, first.end_flow,
                               static_cast<uint32_t>(host_rates.size()));
-      collectives_.push_back(
-          CollectiveEntry{i, base, std::move(x.collectives), std::move(x.flow_step), ideal});
+      collectives_.push_back(CollectiveEntry{i, base, x.collectives, x.flow_step, ideal});
     }
   }
   if (!edges.empty() || !join_host.empty()) {
-    const auto flows = static_cast<uint32_t>(f.flows.size());
+    const uint32_t flows = f.flows.Count();
     std::vector<FlowDependencies::Edge> global;
     global.reserve(edges.size());
     for (const LocalEdge& e : edges)
       global.push_back({e.pred_join ? flows + e.pred : e.pred,
                         e.succ_join ? flows + e.succ : e.succ, e.on_sent});
     std::vector<uint32_t> src(flows), dst(flows);
-    for (const Flow& fl : f.flows) {
-      src[fl.id] = fl.src;
-      dst[fl.id] = fl.dst;
+    for (uint32_t id = 0; id < flows; ++id) {
+      const FlowEnds e = f.flows.Ends(id);
+      src[id] = e.src;
+      dst[id] = e.dst;
     }
     flow_not_before.resize(flows + join_host.size(), 0);
     flow_delay.insert(flow_delay.end(), join_delay.begin(), join_delay.end());
@@ -308,27 +331,28 @@ void Simulation::BuildFlows() {
       FailBuild(scenario_, "traffic", e.what());
     }
   }
-  f.cc.resize(f.flows.size());
+  f.cc.resize(f.flows.Count());
+  for (const CcKind kind : flow_cc_) f.int_enabled = f.int_enabled || NeedsInt(kind);
   for (Flow& fl : f.flows) {
     const CcKind kind = flow_cc_[fl.id];
     // Congestion control runs at the sender (a partition: its own hosts').
     if (IsLocalHost(fl.src)) f.cc[fl.id] = MakeCongestionControl(kind, host);
     fl.sends_cnps = UsesCnps(kind, host);
-    if (NeedsInt(kind)) {
-      f.int_enabled = true;
-      fl.int_bytes = static_cast<uint16_t>(host.hpcc.int_bytes);
-    }
+    if (NeedsInt(kind)) fl.int_bytes = static_cast<uint16_t>(host.hpcc.int_bytes);
   }
   // Arrivals are a cursor over the flows that wait for nothing, sorted by
   // start time: one pending event, however many flows the workload has.
   // The others start from their dependencies (kDependentStart).
-  f.routes.Resize(f.flows.size());
+  f.routes.Resize(f.flows.Count());
   start_order_.clear();
-  for (uint32_t i = 0; i < f.flows.size(); ++i)
-    if (!f.deps.Waits(i) && f.flows[i].start != kTimeMax) start_order_.push_back(i);
+  traffic_start_ = kTimeMax;
+  for (uint32_t i = 0; i < flow_start.size(); ++i) {
+    traffic_start_ = std::min(traffic_start_, flow_start[i]);
+    if (!f.deps.Waits(i) && flow_start[i] != kTimeMax) start_order_.push_back({flow_start[i], i});
+  }
   std::stable_sort(start_order_.begin(), start_order_.end(),
-                   [&](uint32_t a, uint32_t b) { return f.flows[a].start < f.flows[b].start; });
-  if (!start_order_.empty()) f.Schedule(f.flows[start_order_[0]].start, EventKind::kFlowStart, 0);
+                   [](const Arrival& a, const Arrival& b) { return a.start < b.start; });
+  if (!start_order_.empty()) f.Schedule(start_order_[0].start, EventKind::kFlowStart, 0);
 }
 
 IdealMessage Simulation::IdealMessageOf(const Flow& fl, Time delivered) const {
@@ -484,7 +508,7 @@ void Simulation::OpenTimeSeries(const std::string& dir) {
   monitor_ = std::make_unique<Monitor>(scenario_.monitors, dir, fabric_.nodes.size(),
                                        !fabric_.cioq_switches.empty());
   if (!local_.empty()) {  // a partition: its own nodes, and the flows its hosts send
-    std::vector<uint8_t> local_flows(fabric_.flows.size());
+    std::vector<uint8_t> local_flows(fabric_.flows.Count());
     for (const Flow& fl : fabric_.flows) local_flows[fl.id] = local_host_[fl.src];
     monitor_->RestrictTo(local_, std::move(local_flows));
   }
@@ -544,18 +568,22 @@ void Simulation::Dispatch(const Event& e) {
       break;
     case EventKind::kFlowStart: {
       uint32_t i = e.target;
-      for (; i < start_order_.size() && f.flows[start_order_[i]].start == f.now; ++i) {
-        const uint32_t id = start_order_[i];
+      for (; i < start_order_.size() && start_order_[i].start == f.now; ++i) {
+        const uint32_t id = start_order_[i].id;
         // A partition starts its own hosts' flows; the others learn the
         // flow's route, which their switches forward its frames by.
-        if (local_host_.empty() || local_host_[f.flows[id].src]) {
+        if (local_host_.empty()) {
           StartFlow(id);
-        } else if (!f.nvlink.SameServer(f.flows[id].src, f.flows[id].dst)) {
+          continue;
+        }
+        const FlowEnds ends = f.flows.Ends(id);
+        if (local_host_[ends.src]) {
+          StartFlow(id);
+        } else if (!f.nvlink.SameServer(ends.src, ends.dst)) {
           f.routes.Compute(f, id);
         }
       }
-      if (i < start_order_.size())
-        f.Schedule(f.flows[start_order_[i]].start, EventKind::kFlowStart, i);
+      if (i < start_order_.size()) f.Schedule(start_order_[i].start, EventKind::kFlowStart, i);
       break;
     }
     case EventKind::kDependentStart:
@@ -706,7 +734,7 @@ Time Simulation::NextEventTime() {
 
 bool Simulation::Advance(Time until, const ProgressFn& progress) {
   Fabric& f = fabric_;
-  const size_t total_flows = f.flows.size();
+  const size_t total_flows = f.flows.Count();
   for (;;) {
     if (window_end_ < 0) {  // between windows: done, or open the next one
       if (total_flows > 0 && f.flows_finished == total_flows) return false;
@@ -769,7 +797,7 @@ void Simulation::RunEvents(Time stop, const ProgressFn& progress) {
       progress({.now = f.now,
                 .events = events,
                 .flows_finished = f.flows_finished,
-                .flows_total = f.flows.size(),
+                .flows_total = f.flows.Count(),
                 .bytes_finished = f.bytes_finished,
                 .bytes_total = OfferedBytes(),
                 .traffic_start = TrafficStart()});
@@ -825,19 +853,10 @@ void Simulation::CheckInvariantsAfter(const Event& e, uint64_t count) {
 #endif
 
 Time Simulation::TrafficStart() const {
-  if (traffic_start_ < 0) {
-    traffic_start_ = kTimeMax;
-    offered_bytes_ = 0;
-    for (const Flow& flow : fabric_.flows) {
-      traffic_start_ = std::min(traffic_start_, flow.start);
-      offered_bytes_ += flow.size_bytes;
-    }
-  }
   return traffic_start_;
 }
 
 int64_t Simulation::OfferedBytes() const {
-  TrafficStart();
   return offered_bytes_;
 }
 
@@ -847,7 +866,7 @@ RunStats Simulation::Run(const ProgressFn& progress) {
   RunClock clock;
   Advance(scenario_.duration, progress);
   stats.events = CountedEvents();
-  stats.all_flows_done = f.flows_finished == f.flows.size();
+  stats.all_flows_done = f.flows_finished == f.flows.Count();
   stats.interrupted = interrupted_;
   stats.end_time = f.now;
   stats.in_network_frames = f.FramesInNetwork(&stats.in_network_payload_bytes);

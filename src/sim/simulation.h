@@ -90,6 +90,9 @@ struct PartitionPlace {
   uint32_t partition = 0;             // this replica's
   // This replica counts the events every replica runs (flow arrivals).
   bool coordinator = false;
+  // The scenario's traffic, expanded once for every replica (ExpandWorkload;
+  // outlives the construction); null: the replica expands it.
+  const std::vector<ExpandedTraffic>* traffic = nullptr;
 };
 
 class Simulation {
@@ -135,7 +138,7 @@ class Simulation {
   void RunEvents(Time stop, const ProgressFn& progress);
   // Events run so far that this replica counts.
   uint64_t CountedEvents() const { return events_ - uncounted_; }
-  // The earliest start of any flow (every replica has every flow), or
+  // The earliest start of any flow (every replica knows every flow's), or
   // kTimeMax without flows: where the progress line's work begins.
   Time TrafficStart() const;
   // Bytes of all flows together.
@@ -156,7 +159,7 @@ class Simulation {
   const Scenario& scenario() const { return scenario_; }
   // Per flow id: the algorithm it runs and the tag its traffic entry gave it.
   const std::vector<CcKind>& flow_cc() const { return flow_cc_; }
-  const std::vector<std::string>& flow_tags() const { return flow_tags_; }
+  const std::string& flow_tag(uint32_t id) const { return tags_[flow_tag_[id]]; }
   // The collectives of each `type: collective` entry, their flows numbered
   // from `first_flow` (workload/collectives.h).
   struct CollectiveEntry {
@@ -167,6 +170,14 @@ class Simulation {
     Time ideal = 0;  // one instance alone on the idle fabric (stats/collective_ideal.h)
   };
   const std::vector<CollectiveEntry>& collectives() const { return collectives_; }
+  // The arrival cursor: the flows that wait for nothing, by start time (a
+  // partition's too, whether it holds them or not: it computes the routes
+  // its switches forward their frames by).
+  struct Arrival {
+    Time start = 0;
+    uint32_t id = 0;
+  };
+  const std::vector<Arrival>& arrivals() const { return start_order_; }
   // Per traffic entry: the flows it expanded into and their bytes.
   const std::vector<EntryTotals>& entry_totals() const { return entry_totals_; }
   // Opens everything `monitors` writes into the results directory `dir`
@@ -187,7 +198,8 @@ class Simulation {
   void Build();
   // Marks the sending side of every cut link (a partition).
   void MarkCutPorts(const PartitionPlace& place);
-  void BuildFlows();
+  // `expanded`: the traffic, expanded already (PartitionPlace::traffic).
+  void BuildFlows(const std::vector<ExpandedTraffic>* expanded = nullptr);
   // Starts flow `id` now, on its NIC or inside its GPU server (net/nvlink.h).
   void StartFlow(uint32_t id);
   // The idle path of a flow (both directions), for its ideal times.
@@ -231,11 +243,14 @@ class Simulation {
   static constexpr uint32_t kQlenMonitorTarget = 1;
   std::unique_ptr<PortCaptures> captures_;
   uint64_t events_ = 0;
-  mutable Time traffic_start_ = -1;  // TrafficStart() and OfferedBytes(), once known
-  mutable int64_t offered_bytes_ = 0;
-  std::vector<uint32_t> start_order_;  // flow ids by start time (the arrival cursor)
+  Time traffic_start_ = kTimeMax;  // the earliest flow start (TrafficStart)
+  int64_t offered_bytes_ = 0;      // every flow's size summed (OfferedBytes)
+  std::vector<Arrival> start_order_;
   std::vector<CcKind> flow_cc_;
-  std::vector<std::string> flow_tags_;
+  // Tags by flow, as indices into tags_ (each distinct tag once): a
+  // collective's hundreds of thousands of messages share a handful.
+  std::vector<uint32_t> flow_tag_;
+  std::vector<std::string> tags_;
   std::vector<CollectiveEntry> collectives_;
   std::vector<EntryTotals> entry_totals_;
   // Links a link_down fault holds down now, by either of their ports as the

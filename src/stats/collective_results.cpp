@@ -37,7 +37,7 @@ std::string_view OpName(const TrafficSpec& t) {
 }  // namespace
 
 std::vector<CollectiveResult> CollectiveResults(const Simulation& sim) {
-  const std::vector<Flow>& flows = sim.fabric().flows;
+  const FlowTable& flows = sim.fabric().flows;
   std::vector<CollectiveResult> out;
   for (const Simulation::CollectiveEntry& e : sim.collectives()) {
     const TrafficSpec& t = sim.scenario().traffic[e.traffic_index];

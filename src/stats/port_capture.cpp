@@ -54,7 +54,9 @@ FrameHeaders HeadersOf(const Fabric& f, PortId wire_port, const Packet& pkt) {
   h.dest_qp = kQpnBase + pkt.flow;
   switch (pkt.type) {
     case PktType::kData: {
-      const uint32_t last = f.flows[pkt.flow].packets - 1;
+      // Its ends: a capture on a transit switch sees flows its partition
+      // does not hold (transport/flow_table.h).
+      const uint32_t last = f.flows.Ends(pkt.flow).packets - 1;
       h.opcode = pkt.psn == 0      ? (last == 0 ? kOpSendOnly : kOpSendFirst)
                  : pkt.psn == last ? kOpSendLast
                                    : kOpSendMiddle;

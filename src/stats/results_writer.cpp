@@ -72,9 +72,9 @@ nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
   nlohmann::json j;
   j["name"] = sim.scenario().name;
   j["seed"] = sim.scenario().seed;
-  j["flows"] = {{"total", f.flows.size()},
+  j["flows"] = {{"total", f.flows.Count()},
                 {"completed", completed},
-                {"incomplete", f.flows.size() - completed}};
+                {"incomplete", f.flows.Count() - completed}};
   // No completed flow: the statistics are null, never a 0 that reads as a result.
   const auto stat = [&](double v) {
     return slowdowns.empty() ? nlohmann::json() : nlohmann::json(v);
@@ -89,7 +89,7 @@ nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
     if (fl.Finished())
       outcomes.push_back(FlowOutcome{
           fl.size_bytes, Slowdown(fl), static_cast<double>(fl.finish - fl.start) / kMicrosecond,
-          sim.flow_tags()[fl.id], std::string(CcName(sim.flow_cc()[fl.id]))});
+          sim.flow_tag(fl.id), std::string(CcName(sim.flow_cc()[fl.id]))});
   j["slowdown_groups"] = GroupedSlowdowns(outcomes);
   nlohmann::json drops = {{"total", c.TotalDrops()}};
   for (size_t i = 0; i < c.drops.size(); ++i)
@@ -191,7 +191,7 @@ nlohmann::json WriteResults(const Simulation& sim, const RunStats& stats, const 
                    "ecn_marked,cnps,size_bucket\n");
     for (const Flow& fl : f.flows) {
       const std::string tail =
-          fmt::format("{},{},{},{},{}", CcName(sim.flow_cc()[fl.id]), sim.flow_tags()[fl.id],
+          fmt::format("{},{},{},{},{}", CcName(sim.flow_cc()[fl.id]), sim.flow_tag(fl.id),
                       fl.ecn_marked, fl.cnps_received, SizeBucket(fl.size_bytes));
       if (fl.Finished()) {
         fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{},{:.6f},{}\n", fl.id,

@@ -226,6 +226,16 @@ ExpandedTraffic ExpandTrafficGraph(const TrafficSpec& t, size_t index, uint64_t 
   return out;
 }
 
+std::vector<ExpandedTraffic> ExpandWorkload(const Scenario& scenario,
+                                            const std::vector<int64_t>& host_rate_bps) {
+  std::vector<ExpandedTraffic> out;
+  out.reserve(scenario.traffic.size());
+  for (size_t i = 0; i < scenario.traffic.size(); ++i)
+    out.push_back(ExpandTrafficGraph(scenario.traffic[i], i, scenario.seed, host_rate_bps,
+                                     scenario.host.mtu_bytes));
+  return out;
+}
+
 std::string_view TrafficKindName(TrafficKind kind) {
   switch (kind) {
     case TrafficKind::kFlows:

@@ -57,6 +57,10 @@ struct ExpandedTraffic {
 };
 ExpandedTraffic ExpandTrafficGraph(const TrafficSpec& t, size_t index, uint64_t seed,
                                    const std::vector<int64_t>& host_rate_bps, int mtu_bytes);
+// Every entry of `scenario`, as ExpandTrafficGraph gives it: a partitioned
+// run expands the workload once for its cut and all its replicas.
+std::vector<ExpandedTraffic> ExpandWorkload(const Scenario& scenario,
+                                            const std::vector<int64_t>& host_rate_bps);
 
 // One flow of entry `t` from `src` to `dst`: its priority, congestion
 // control, start rate and rate cap are the entry's.

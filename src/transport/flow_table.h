@@ -1,0 +1,113 @@
+// The flows of a run, by id. Simulation::BuildFlows numbers them, and frames,
+// events, routes, dependencies and results name them by that id everywhere.
+//
+// A serial run holds every flow. A partition of a parallel run
+// (sim/partitioned_run.h) holds only the flows its own hosts send or receive:
+// the requester's side of a flow runs at its sender, the responder's at its
+// receiver, and nothing else reads a flow's state. Those are kept densely,
+// in id order, behind a map from id to place; of every other flow the
+// partition keeps only its ends (FlowEnds, 16 bytes against a Flow's 368),
+// which a transit switch's route cache and a port capture read. So what a
+// partition spends on flows falls with the partition count: on a collective
+// of 718,848 messages, a whole table is 265 MB.
+#pragma once
+
+#include <cassert>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/mapped_vector.h"
+#include "transport/flow.h"
+
+namespace rocesim {
+
+// What every partition knows of every flow.
+struct FlowEnds {
+  uint32_t src = 0;
+  uint32_t dst = 0;
+  uint32_t packets = 0;  // ceil(size / mtu): a capture names the last one
+  uint16_t sport = 0;    // the QP's UDP source port (its ECMP entropy)
+};
+
+class FlowTable {
+ public:
+  // Holds every flow added: a serial run, a merged result.
+  FlowTable() = default;
+  // Holds the flows sent or received by the hosts `h` with host_held[h] != 0.
+  explicit FlowTable(std::vector<uint8_t> host_held)
+      : partial_(true), host_held_(std::move(host_held)) {}
+
+  // Adds flow Count() (`fl.id` must be Count()): returns its place in the
+  // table, or nullptr when the table does not hold it.
+  Flow* Add(const Flow& fl) {
+    assert(fl.id == count_);
+    ++count_;
+    if (!partial_) return &(held_.emplace_back() = fl);
+    ends_.push_back(FlowEnds{fl.src, fl.dst, fl.packets, fl.sport});
+    if (!WouldHold(fl.src, fl.dst)) {
+      slot_.push_back(kNotHeld);
+      return nullptr;
+    }
+    slot_.push_back(static_cast<uint32_t>(held_.size()));
+    return &(held_.emplace_back() = fl);
+  }
+  // Room for `more` flows beyond Count() (address space until they are held).
+  void Reserve(size_t more) {
+    held_.reserve(count_ + more);
+    if (!partial_) return;
+    slot_.reserve(count_ + more);
+    ends_.reserve(count_ + more);
+  }
+
+  // Whether a flow from `src` to `dst` would be held here.
+  bool WouldHold(uint32_t src, uint32_t dst) const {
+    return !partial_ || host_held_[src] != 0 || host_held_[dst] != 0;
+  }
+  // Flows in the run: ids 0 .. Count() - 1, held here or not.
+  uint32_t Count() const { return count_; }
+  // Flows held here.
+  size_t HeldCount() const { return held_.size(); }
+  bool Holds(uint32_t id) const { return id < count_ && (!partial_ || slot_[id] != kNotHeld); }
+
+  Flow& operator[](uint32_t id) {
+    assert(Holds(id));
+    return held_[partial_ ? slot_[id] : id];
+  }
+  const Flow& operator[](uint32_t id) const {
+    assert(Holds(id));
+    return held_[partial_ ? slot_[id] : id];
+  }
+  // As [], but throws std::out_of_range for a flow not held here.
+  const Flow& at(uint32_t id) const {
+    if (!Holds(id)) throw std::out_of_range("flow " + std::to_string(id) + " is not held here");
+    return (*this)[id];
+  }
+  FlowEnds Ends(uint32_t id) const {
+    if (partial_) return ends_[id];
+    const Flow& fl = held_[id];
+    return FlowEnds{fl.src, fl.dst, fl.packets, fl.sport};
+  }
+
+  // The held flows, in id order.
+  Flow* begin() { return held_.begin(); }
+  Flow* end() { return held_.end(); }
+  const Flow* begin() const { return held_.begin(); }
+  const Flow* end() const { return held_.end(); }
+
+  // Gives back the memory of the first `n` held flows: a merge has read
+  // them for the last time (core/mapped_vector.h).
+  void ReleaseFront(size_t n) { held_.ReleaseFront(n); }
+
+ private:
+  static constexpr uint32_t kNotHeld = UINT32_MAX;
+  bool partial_ = false;
+  uint32_t count_ = 0;
+  std::vector<uint8_t> host_held_;  // partial: per host
+  MappedVector<Flow> held_;
+  std::vector<uint32_t> slot_;  // partial: per id, its place in held_ (kNotHeld: none)
+  std::vector<FlowEnds> ends_;  // partial: per id
+};
+
+}  // namespace rocesim

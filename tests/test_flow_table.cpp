@@ -1,0 +1,207 @@
+// The flow table (transport/flow_table.h) and what it stands on: a
+// partition holds only the flows its hosts send or receive, knows every
+// flow's ends, and the merge after a run (sim/flow_merge.h) takes each side
+// of a flow from the partition that ran it while giving the partitions'
+// memory back (core/mapped_vector.h).
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <vector>
+
+#include "core/mapped_vector.h"
+#include "sim/flow_merge.h"
+#include "sim/partitioned_run.h"
+#include "sim_test_support.h"
+#include "transport/flow_table.h"
+
+namespace rocesim {
+namespace test_flow_table {
+namespace {
+
+// Whether the page holding `p` is in memory.
+bool Resident(const void* p) {
+  const auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  unsigned char in = 0;
+  auto* start = reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(p) / page * page);
+  EXPECT_EQ(mincore(start, page, &in), 0);
+  return (in & 1) != 0;
+}
+
+TEST(MappedVector, GrowsWithoutLosingWhatItHolds) {
+  MappedVector<uint64_t> v;
+  for (uint64_t i = 0; i < 300000; ++i) v.emplace_back() = i * 3;  // several remaps
+  ASSERT_EQ(v.size(), 300000u);
+  uint64_t bad = 0;
+  for (uint64_t i = 0; i < v.size(); ++i) bad += v[i] != i * 3;
+  EXPECT_EQ(bad, 0u);
+  MappedVector<uint64_t> w = std::move(v);
+  EXPECT_EQ(w.size(), 300000u);
+  EXPECT_EQ(v.size(), 0u);
+  EXPECT_EQ(w[299999], 299999u * 3);
+}
+
+TEST(MappedVector, ReleasedFrontPagesLeaveMemoryAndTheRestStays) {
+  MappedVector<uint64_t> v;
+  const size_t per_page = static_cast<size_t>(sysconf(_SC_PAGESIZE)) / sizeof(uint64_t);
+  for (size_t i = 0; i < 8 * per_page; ++i) v.emplace_back() = i + 1;
+  ASSERT_TRUE(Resident(&v[0]));
+  ASSERT_TRUE(Resident(&v[3 * per_page]));
+  // Three and a half pages read: only the three whole ones go.
+  v.ReleaseFront(3 * per_page + per_page / 2);
+  EXPECT_FALSE(Resident(&v[per_page]));
+  EXPECT_FALSE(Resident(&v[3 * per_page - 1]));
+  EXPECT_TRUE(Resident(&v[3 * per_page]));
+  EXPECT_EQ(v[3 * per_page], 3 * per_page + 1) << "the partly read page keeps its elements";
+  EXPECT_EQ(v[8 * per_page - 1], 8 * per_page);
+  v.ReleaseFront(per_page);  // behind what was released already: nothing more
+  EXPECT_EQ(v[3 * per_page], 3 * per_page + 1);
+}
+
+Flow MakeFlow(uint32_t id, uint32_t src, uint32_t dst) {
+  Flow fl;
+  fl.id = id;
+  fl.src = src;
+  fl.dst = dst;
+  fl.packets = id + 1;
+  fl.sport = static_cast<uint16_t>(1000 + id);
+  fl.size_bytes = 100 * (id + 1);
+  return fl;
+}
+
+// Four hosts; flows between them in an order that interleaves the hosts.
+const std::vector<std::pair<uint32_t, uint32_t>> kEnds = {{0, 1}, {2, 3}, {0, 2}, {3, 1},
+                                                          {1, 0}, {2, 2}, {3, 0}, {1, 3}};
+
+TEST(FlowTable, AWholeTableHoldsEveryFlowByItsId) {
+  FlowTable t;
+  for (uint32_t id = 0; id < kEnds.size(); ++id) {
+    Flow* held = t.Add(MakeFlow(id, kEnds[id].first, kEnds[id].second));
+    ASSERT_NE(held, nullptr);
+  }
+  EXPECT_EQ(t.Count(), kEnds.size());
+  EXPECT_EQ(t.HeldCount(), kEnds.size());
+  for (uint32_t id = 0; id < kEnds.size(); ++id) {
+    EXPECT_TRUE(t.Holds(id));
+    EXPECT_EQ(t[id].size_bytes, 100 * (id + 1));
+    EXPECT_EQ(t.Ends(id).sport, 1000 + id);
+  }
+  EXPECT_FALSE(t.Holds(8));
+}
+
+TEST(FlowTable, APartitionHoldsWhatItsHostsSendOrReceiveAndKnowsEveryFlowsEnds) {
+  FlowTable t(std::vector<uint8_t>{1, 1, 0, 0});  // hosts 0 and 1
+  for (uint32_t id = 0; id < kEnds.size(); ++id) {
+    const bool mine = kEnds[id].first < 2 || kEnds[id].second < 2;
+    Flow* held = t.Add(MakeFlow(id, kEnds[id].first, kEnds[id].second));
+    EXPECT_EQ(held != nullptr, mine) << id;
+  }
+  EXPECT_EQ(t.Count(), 8u);
+  EXPECT_EQ(t.HeldCount(), 6u) << "not 2 -> 3 nor 2 -> 2";
+  EXPECT_FALSE(t.Holds(1));
+  EXPECT_FALSE(t.Holds(5));
+  EXPECT_THROW(t.at(1), std::out_of_range);
+  EXPECT_EQ(t.at(3).size_bytes, 400);
+  t[6].rate_bps = 42;
+  EXPECT_EQ(t.at(6).rate_bps, 42);
+  // The ends of all, held or not.
+  for (uint32_t id = 0; id < kEnds.size(); ++id) {
+    const FlowEnds e = t.Ends(id);
+    EXPECT_EQ(e.src, kEnds[id].first);
+    EXPECT_EQ(e.dst, kEnds[id].second);
+    EXPECT_EQ(e.packets, id + 1);
+    EXPECT_EQ(e.sport, 1000 + id);
+  }
+  // Iteration: the held ones, in id order.
+  std::vector<uint32_t> ids;
+  for (const Flow& fl : t) ids.push_back(fl.id);
+  EXPECT_EQ(ids, (std::vector<uint32_t>{0, 2, 3, 4, 6, 7}));
+}
+
+// Two partitions, hosts {0, 1} and {2, 3}, each having run its sides: the
+// sender's partition sets the requester's state, the receiver's the
+// responder's.
+struct TwoPartitions {
+  FlowTable a{std::vector<uint8_t>{1, 1, 0, 0}};
+  FlowTable b{std::vector<uint8_t>{0, 0, 1, 1}};
+  TwoPartitions() {
+    for (uint32_t id = 0; id < kEnds.size(); ++id) {
+      const Flow fl = MakeFlow(id, kEnds[id].first, kEnds[id].second);
+      for (FlowTable* t : {&a, &b}) {
+        Flow* held = t->Add(fl);
+        if (held == nullptr) continue;
+        const bool sender = (t == &a) == (fl.src < 2);
+        const bool receiver = (t == &a) == (fl.dst < 2);
+        if (sender) held->finish = 1000 + id;  // requester's
+        if (receiver) held->received = 2000 + id;
+        if (receiver) held->ecn_marked = id;  // responder's
+      }
+    }
+  }
+};
+
+TEST(FlowMerge, EachSideComesFromThePartitionThatRanIt) {
+  TwoPartitions p;
+  const FlowTable merged = MergeFlows({&p.a, &p.b}, {0, 0, 1, 1});
+  ASSERT_EQ(merged.Count(), kEnds.size());
+  ASSERT_EQ(merged.HeldCount(), kEnds.size()) << "every host is here: every flow";
+  for (uint32_t id = 0; id < kEnds.size(); ++id) {
+    const Flow& fl = merged[id];
+    EXPECT_EQ(fl.id, id);
+    EXPECT_EQ(fl.src, kEnds[id].first);
+    EXPECT_EQ(fl.size_bytes, 100 * (id + 1));
+    EXPECT_EQ(fl.finish, 1000 + id) << id;
+    EXPECT_EQ(fl.received, 2000 + id) << id;
+    EXPECT_EQ(fl.ecn_marked, id) << id;
+  }
+}
+
+TEST(FlowMerge, ARankKeepsTheFlowsWithAnEndOnItsHosts) {
+  // MPI: only the partition of hosts 0 and 1 is on this rank.
+  TwoPartitions p;
+  const FlowTable merged = MergeFlows({&p.a}, {0, 0, -1, -1});
+  EXPECT_EQ(merged.Count(), kEnds.size());
+  EXPECT_EQ(merged.HeldCount(), 6u);
+  EXPECT_FALSE(merged.Holds(1));
+  EXPECT_EQ(merged.Ends(1).src, 2u) << "the others' ends, for the record";
+  EXPECT_EQ(merged.at(2).finish, 1002) << "0 -> 2: the sender's side is here";
+  EXPECT_EQ(merged.at(3).received, 2003) << "3 -> 1: the receiver's side is here";
+}
+
+TEST(FlowTable, EachPartitionOfARunHoldsOnlyItsOwnHostsFlows) {
+  // A ring AllReduce across two leaves: most messages stay inside a leaf.
+  const Scenario s = ParseScenarioText(R"(
+topology: {type: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 4}
+traffic:
+  - type: collective
+    op: allreduce
+    algorithm: ring
+    size: 64KB
+duration: 1ms
+)",
+                                       "ring.yaml", "", {}, std::nullopt);
+  PartitionedRun run(s, 2, nullptr, 2);
+  const Simulation& first = run.result();  // partition 0, before the run
+  const FlowTable& flows = first.fabric().flows;
+  ASSERT_GT(flows.Count(), 0u);
+  size_t with_an_end_here = 0;
+  for (uint32_t id = 0; id < flows.Count(); ++id) {
+    const FlowEnds e = flows.Ends(id);
+    const bool here = first.IsLocalHost(e.src) || first.IsLocalHost(e.dst);
+    with_an_end_here += here;
+    EXPECT_EQ(flows.Holds(id), here) << id;
+  }
+  EXPECT_EQ(flows.HeldCount(), with_an_end_here);
+  EXPECT_LT(flows.HeldCount(), flows.Count());
+  const RunStats stats = run.Run();
+  EXPECT_TRUE(stats.all_flows_done);
+  const FlowTable& merged = run.result().fabric().flows;
+  EXPECT_EQ(merged.HeldCount(), merged.Count()) << "the merged result holds every flow";
+  for (const Flow& fl : merged) EXPECT_TRUE(fl.Finished()) << fl.id;
+}
+
+}  // namespace
+}  // namespace test_flow_table
+}  // namespace rocesim
