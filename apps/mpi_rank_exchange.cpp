@@ -438,20 +438,25 @@ class MpiRankExchange final : public RankExchange {
     // Flows this rank owns (1: the sender's side, 2: the receiver's),
     // behind their count: `merged` holds those with an end here
     // (sim/flow_merge.h). (Ports are not merged: see PartitionedRun::Merge.)
+    // Written straight behind a count filled in after, the table's memory
+    // given back as it goes (it is not read again on this rank; rank 0
+    // builds the whole table below).
     std::vector<char> buf;
-    std::vector<char> flows;
+    buf.reserve(sizeof(uint32_t) + f.flows.HeldCount() * (1 + sizeof(Flow)) + (1 << 16));
+    Append(buf, uint32_t{0});
     uint32_t num_flows = 0;
+    size_t passed = 0;  // held flows serialised so far
     const FabricLayout& layout = *f.layout;
     for (const Flow& fl : f.flows) {
+      if (++passed % 4096 == 0) f.flows.ReleaseFront(passed - 1);
       const bool src = mine(layout.host_nodes[fl.src]);
       const bool dst = mine(layout.host_nodes[fl.dst]);
       if (!src && !dst) continue;
       ++num_flows;
-      Append(flows, static_cast<uint8_t>((src ? 1 : 0) | (dst ? 2 : 0)));
-      Append(flows, fl);
+      Append(buf, static_cast<uint8_t>((src ? 1 : 0) | (dst ? 2 : 0)));
+      Append(buf, fl);
     }
-    Append(buf, num_flows);
-    buf.insert(buf.end(), flows.begin(), flows.end());
+    std::memcpy(buf.data(), &num_flows, sizeof num_flows);
     // The ops log (this rank's partitions' entries, merged already).
     Append(buf, static_cast<uint32_t>(f.ops.events.size()));
     for (const OpsEvent& e : f.ops.events) {

@@ -71,12 +71,14 @@ class FlowTable {
   size_t HeldCount() const { return held_.size(); }
   bool Holds(uint32_t id) const { return id < count_ && (!partial_ || slot_[id] != kNotHeld); }
 
+  // Flow `id`, which must be held here: reading one that is not is a bug
+  // in the caller (the checked build, ROCESIM_CHECKS, throws on it).
   Flow& operator[](uint32_t id) {
-    assert(Holds(id));
+    CheckHeld(id);
     return held_[partial_ ? slot_[id] : id];
   }
   const Flow& operator[](uint32_t id) const {
-    assert(Holds(id));
+    CheckHeld(id);
     return held_[partial_ ? slot_[id] : id];
   }
   // As [], but throws std::out_of_range for a flow not held here.
@@ -101,6 +103,14 @@ class FlowTable {
   void ReleaseFront(size_t n) { held_.ReleaseFront(n); }
 
  private:
+  void CheckHeld([[maybe_unused]] uint32_t id) const {
+#ifdef ROCESIM_CHECKS
+    if (!Holds(id)) throw std::logic_error("flow " + std::to_string(id) + " read where not held");
+#else
+    assert(Holds(id));
+#endif
+  }
+
   static constexpr uint32_t kNotHeld = UINT32_MAX;
   bool partial_ = false;
   uint32_t count_ = 0;
