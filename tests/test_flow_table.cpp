@@ -9,11 +9,13 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <thread>
 #include <vector>
 
 #include "core/mapped_vector.h"
 #include "sim/flow_merge.h"
 #include "sim/partitioned_run.h"
+#include "sim/shared_flow_build.h"
 #include "sim_test_support.h"
 #include "transport/flow_table.h"
 
@@ -200,6 +202,53 @@ duration: 1ms
   const FlowTable& merged = run.result().fabric().flows;
   EXPECT_EQ(merged.HeldCount(), merged.Count()) << "the merged result holds every flow";
   for (const Flow& fl : merged) EXPECT_TRUE(fl.Finished()) << fl.id;
+}
+
+TEST(SharedFlowBuild, TheFirstToClaimBuildsAndTheOthersTakeItsProductOrItsFailure) {
+  {
+    SharedFlowBuild shared;
+    EXPECT_TRUE(shared.Claim());
+    EXPECT_FALSE(shared.Claim());
+    std::thread waiter([&] { EXPECT_EQ(shared.Take().ideals, (std::vector<Time>{7, 9})); });
+    shared.Give({nullptr, {7, 9}});
+    waiter.join();
+    shared.Fail(std::make_exception_ptr(std::runtime_error("late")));  // given: ignored
+    EXPECT_EQ(shared.Take().ideals.size(), 2u);
+  }
+  SharedFlowBuild shared;
+  ASSERT_TRUE(shared.Claim());
+  std::thread waiter([&] { EXPECT_THROW(shared.Take(), std::runtime_error); });
+  shared.Fail(std::make_exception_ptr(std::runtime_error("the builder's error")));
+  waiter.join();
+}
+
+TEST(SharedFlowBuild, PartitionsShareTheGraphOfAJobFollowingAnother) {
+  // The second job's ranks wait, through joins the builder alone makes, for
+  // the first job; the other replicas learn it from the shared graph.
+  const Scenario s = ParseScenarioText(R"(
+topology: {type: leaf_spine, leaves: 4, spines: 2, hosts_per_leaf: 2}
+traffic:
+  - {type: collective, tag: tp, op: allreduce, ranks: 0-5, size: 256KB}
+  - {type: collective, tag: dp, op: allreduce, ranks: [0, 7], size: 256KB, after: tp, after_compute: 10us}
+duration: 10ms
+)",
+                                       "follow.yaml", "", {}, std::nullopt);
+  const test::SimRun serial = test::RunScenario(s);
+  ASSERT_TRUE(serial.stats.all_flows_done);
+  PartitionedRun run(s, 2, nullptr, 4);
+  const RunStats stats = run.Run();
+  ASSERT_TRUE(stats.all_flows_done);
+  const FlowTable& a = serial.fabric().flows;
+  const FlowTable& b = run.result().fabric().flows;
+  ASSERT_EQ(a.Count(), b.Count());
+  for (uint32_t id = 0; id < a.Count(); ++id) {
+    EXPECT_EQ(a[id].start, b[id].start) << id;
+    EXPECT_EQ(a[id].finish, b[id].finish) << id;
+    EXPECT_EQ(a[id].received, b[id].received) << id;
+  }
+  ASSERT_EQ(serial.sim->collectives().size(), 2u);
+  for (size_t c = 0; c < 2; ++c)
+    EXPECT_EQ(serial.sim->collectives()[c].ideal, run.result().collectives()[c].ideal);
 }
 
 }  // namespace

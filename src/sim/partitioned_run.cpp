@@ -133,6 +133,7 @@ PartitionedRun::PartitionedRun(const Scenario& scenario, uint32_t threads, RankE
   const std::vector<ExpandedTraffic> traffic = ExpandWorkload(scenario_, HostLinkRates(*layout));
   const FabricLoad load = EstimateFabricLoad(*layout, scenario_, traffic);
   partitioning_ = PartitionForRun(*layout, scenario_, ranks, cut.threads, cut.partitions, &load);
+  SharedFlowBuild shared;  // the dependency graph and ideal times, built once
   locals_ = partitioning_.parts / ranks;
   first_partition_ = rank * locals_;
   replicas_.resize(locals_);
@@ -148,7 +149,7 @@ PartitionedRun::PartitionedRun(const Scenario& scenario, uint32_t threads, RankE
         try {
           for (uint32_t p : home_[t]) {
             const uint32_t part = first_partition_ + p;
-            const PartitionPlace place{&partitioning_, part, part == 0, &traffic};
+            const PartitionPlace place{&partitioning_, part, part == 0, &traffic, &shared};
             replicas_[p] = std::make_unique<Simulation>(scenario_, layout, place);
           }
         } catch (...) {

@@ -45,7 +45,15 @@ Simulation::Simulation(const Scenario& scenario, std::shared_ptr<const FabricLay
   for (uint32_t h = 0; h < local_host_.size(); ++h) local_host_[h] = local_[l.host_nodes[h]];
   fabric_.flows = FlowTable(local_host_);
   Build();
-  BuildFlows(place.traffic);
+  // The replicas share what they would build alike (sim/shared_flow_build.h):
+  // the first to claim it builds it; if that fails, the others learn why.
+  const bool builds = place.shared == nullptr || place.shared->Claim();
+  try {
+    BuildFlows(place.traffic, place.shared, builds);
+  } catch (...) {
+    if (builds && place.shared != nullptr) place.shared->Fail(std::current_exception());
+    throw;
+  }
   MarkCutPorts(place);
 }
 
@@ -147,7 +155,8 @@ void Simulation::Build() {
   }
 }
 
-void Simulation::BuildFlows(const std::vector<ExpandedTraffic>* expanded) {
+void Simulation::BuildFlows(const std::vector<ExpandedTraffic>* expanded, SharedFlowBuild* shared,
+                            bool builds) {
   Fabric& f = fabric_;
   const HostConfig& host = scenario_.host;
   const TopologyConfig& topo = scenario_.topology;
@@ -272,45 +281,57 @@ void Simulation::BuildFlows(const std::vector<ExpandedTraffic>* expanded) {
     f.flows.Reserve(local_flows);
     flow_start.reserve(base + local_flows);
     auto edge = [&](uint32_t pred, uint32_t succ, bool succ_join, bool on_sent = false) {
+      if (!builds) return;
       const bool pred_join = pred >= local_flows;
       edges.push_back(LocalEdge{pred_join ? join_base + pred - local_flows : base + pred, succ,
                                 pred_join, succ_join, on_sent});
     };
     EntryTotals& totals = entry_totals_.emplace_back();
-    // A collective's messages on the idle fabric: one instance's ideal time.
+    // A collective's messages on the idle fabric: one instance's ideal time
+    // (the builder's: the others take it from the shared build).
+    const bool ideal = builds && !x.collectives.empty();
     std::vector<IdealMessage> msg;
-    if (!x.collectives.empty()) msg.reserve(local_flows);
+    if (ideal) msg.reserve(local_flows);
     for (uint32_t k = 0; k < local_flows; ++k) {
       const FlowSpec& s = x.flows[k];
       Flow fl;
-      const Time delivered = add(s, fl, !x.collectives.empty());
-      if (!x.collectives.empty()) msg.push_back(IdealMessageOf(fl, delivered));
+      const Time delivered = add(s, fl, ideal);
+      if (ideal) msg.push_back(IdealMessageOf(fl, delivered));
       flow_start.push_back(fl.start);
       f.flows.Add(fl);
       totals.flows++;
       totals.bytes += s.size_bytes;
+      if (!builds) continue;
       flow_not_before.push_back(s.start);
       flow_delay.push_back(s.delay);
       for (uint32_t a : s.after) edge(a, base + k, false);
       if (s.after_sent != UINT32_MAX) edge(s.after_sent, base + k, false, true);
     }
-    for (uint32_t j = 0; j < x.joins.size(); ++j) {
+    for (uint32_t j = 0; builds && j < x.joins.size(); ++j) {
       join_host.push_back(static_cast<uint32_t>(x.joins[j].host));
       join_delay.push_back(x.joins[j].delay);
       for (uint32_t a : x.joins[j].after) edge(a, join_base + j, true);
     }
-    if (!scenario_.traffic[i].collective.after_tag.empty())
+    if (builds && !scenario_.traffic[i].collective.after_tag.empty())
       follow_job(scenario_.traffic[i], base, x.collectives.front());
     if (!x.collectives.empty()) {
       // Every iteration has the same shape: one ideal time serves them all.
       const CollectiveInstance& first = x.collectives.front();
-      const Time ideal =
-          IdealCollectiveTime(x.flows, x.joins, msg, first.first_flow, first.end_flow,
-                              static_cast<uint32_t>(host_rates.size()));
-      collectives_.push_back(CollectiveEntry{i, base, x.collectives, x.flow_step, ideal});
+      const Time t =
+          !ideal ? 0
+                 : IdealCollectiveTime(x.flows, x.joins, msg, first.first_flow, first.end_flow,
+                                       static_cast<uint32_t>(host_rates.size()));
+      collectives_.push_back(CollectiveEntry{i, base, x.collectives, x.flow_step, t});
     }
   }
-  if (!edges.empty() || !join_host.empty()) {
+  if (!builds) {
+    const SharedFlowBuild::Product& built = shared->Take();
+    f.deps.Share(built.deps);
+    for (size_t c = 0; c < collectives_.size(); ++c) collectives_[c].ideal = built.ideals[c];
+    // What waits for an earlier job (follow_job) learns it from the graph.
+    for (Flow& fl : f.flows)
+      if (f.deps.Waits(fl.id)) fl.start = kTimeMax;
+  } else if (!edges.empty() || !join_host.empty()) {
     const uint32_t flows = f.flows.Count();
     std::vector<FlowDependencies::Edge> global;
     global.reserve(edges.size());
@@ -331,6 +352,11 @@ void Simulation::BuildFlows(const std::vector<ExpandedTraffic>* expanded) {
       FailBuild(scenario_, "traffic", e.what());
     }
   }
+  if (builds && shared != nullptr) {
+    SharedFlowBuild::Product built{f.deps.graph(), {}};
+    for (const CollectiveEntry& c : collectives_) built.ideals.push_back(c.ideal);
+    shared->Give(std::move(built));
+  }
   f.cc.resize(f.flows.Count());
   for (const CcKind kind : flow_cc_) f.int_enabled = f.int_enabled || NeedsInt(kind);
   for (Flow& fl : f.flows) {
@@ -347,8 +373,9 @@ void Simulation::BuildFlows(const std::vector<ExpandedTraffic>* expanded) {
   start_order_.clear();
   traffic_start_ = kTimeMax;
   for (uint32_t i = 0; i < flow_start.size(); ++i) {
+    if (f.deps.Waits(i) || flow_start[i] == kTimeMax) continue;
     traffic_start_ = std::min(traffic_start_, flow_start[i]);
-    if (!f.deps.Waits(i) && flow_start[i] != kTimeMax) start_order_.push_back({flow_start[i], i});
+    start_order_.push_back({flow_start[i], i});
   }
   std::stable_sort(start_order_.begin(), start_order_.end(),
                    [](const Arrival& a, const Arrival& b) { return a.start < b.start; });

@@ -16,6 +16,7 @@
 #include "ops/deadlock.h"
 #include "scenario/scenario.h"
 #include "sim/run_progress.h"
+#include "sim/shared_flow_build.h"
 #include "stats/collective_ideal.h"
 #include "stats/ideal_fct.h"
 #include "stats/invariants.h"
@@ -93,6 +94,8 @@ struct PartitionPlace {
   // The scenario's traffic, expanded once for every replica (ExpandWorkload;
   // outlives the construction); null: the replica expands it.
   const std::vector<ExpandedTraffic>* traffic = nullptr;
+  // What the replicas build alike (sim/shared_flow_build.h); null: its own.
+  SharedFlowBuild* shared = nullptr;
 };
 
 class Simulation {
@@ -199,7 +202,11 @@ class Simulation {
   // Marks the sending side of every cut link (a partition).
   void MarkCutPorts(const PartitionPlace& place);
   // `expanded`: the traffic, expanded already (PartitionPlace::traffic).
-  void BuildFlows(const std::vector<ExpandedTraffic>* expanded = nullptr);
+  // `builds`: this replica builds the dependency graph and the collectives'
+  // ideal times (and gives them to `shared`, if any); else it takes them
+  // from `shared`.
+  void BuildFlows(const std::vector<ExpandedTraffic>* expanded = nullptr,
+                  SharedFlowBuild* shared = nullptr, bool builds = true);
   // Starts flow `id` now, on its NIC or inside its GPU server (net/nvlink.h).
   void StartFlow(uint32_t id);
   // The idle path of a flow (both directions), for its ideal times.

@@ -16,12 +16,14 @@
 // phase), so the next phase's flows wait for one join instead of for every
 // flow of the phase.
 //
-// Nodes are numbered flows first (node = flow id), then joins. Every replica
-// of a partitioned run holds the whole graph and counts down only what
-// completes at its own hosts.
+// Nodes are numbered flows first (node = flow id), then joins. The graph is
+// read-only once built: the replicas of a partitioned run share one
+// (Share), each counting down only what completes at its own hosts in its
+// own counts.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -53,11 +55,17 @@ class FlowDependencies {
              const std::vector<uint32_t>& join_host, const std::vector<Edge>& edges,
              const std::vector<Time>& not_before, const std::vector<Time>& delay);
 
+  // The built graph, for another replica to Share (null when Empty).
+  struct Graph;
+  std::shared_ptr<const Graph> graph() const { return graph_; }
+  // Counts down `graph` (another replica's, built by Build) from its start.
+  void Share(std::shared_ptr<const Graph> graph);
+
   bool Empty() const { return pending_.empty(); }
   // Before the run: whether flow `id` waits for others (a kDependentStart
   // starts it, not the arrival cursor).
   bool Waits(uint32_t id) const { return !pending_.empty() && pending_[id] != 0; }
-  uint64_t NumEdges() const { return edges_; }
+  uint64_t NumEdges() const { return graph_ ? graph_->edges : 0; }
 
   // Flow `id` completed at its source host (final ACK) / at its destination
   // host (last byte received): its successors resolved at that host count it
@@ -66,11 +74,26 @@ class FlowDependencies {
   void SenderDone(Fabric& f, uint32_t id) { Done(f, id, /*at_dst=*/false); }
   void ReceiverDone(Fabric& f, uint32_t id) { Done(f, id, /*at_dst=*/true); }
   // Flow `id`'s last packet left its NIC for the first time.
-  void SenderSent(Fabric& f, uint32_t id) { Count(f, sent_first_, sent_succ_, id); }
+  void SenderSent(Fabric& f, uint32_t id) {
+    if (graph_) Count(f, graph_->sent_first, graph_->sent_succ, id);
+  }
 
   // A join's delay ran out (its kDependentStart): it completes now.
   void JoinDone(Fabric& f, uint32_t node) { Done(f, node, /*at_dst=*/false); }
-  bool IsJoin(uint32_t node) const { return node >= flows_; }
+  bool IsJoin(uint32_t node) const { return graph_ && node >= graph_->flows; }
+
+  struct Graph {
+    uint32_t flows = 0;
+    uint64_t edges = 0;
+    std::vector<uint32_t> pending;  // per node: predecessors, before any completes
+    // Successors, CSR: per node, those resolved at its source host (a join:
+    // its host) [src_first[n], src_first[n + 1]), and per flow those
+    // resolved at its destination host.
+    std::vector<uint32_t> src_first, src_succ;
+    std::vector<uint32_t> dst_first, dst_succ;
+    std::vector<uint32_t> sent_first, sent_succ;  // per flow: Edge::on_sent successors
+    std::vector<Time> not_before, delay;
+  };
 
  private:
   void Done(Fabric& f, uint32_t node, bool at_dst);
@@ -79,16 +102,8 @@ class FlowDependencies {
              uint32_t node);
   void Release(Fabric& f, uint32_t node);
 
-  uint32_t flows_ = 0;
-  uint64_t edges_ = 0;
-  std::vector<uint32_t> pending_;  // per node: predecessors not yet complete
-  // Successors, CSR: per node, those resolved at its source host (a join:
-  // its host) [src_first_[n], src_first_[n + 1]), and per flow those
-  // resolved at its destination host.
-  std::vector<uint32_t> src_first_, src_succ_;
-  std::vector<uint32_t> dst_first_, dst_succ_;
-  std::vector<uint32_t> sent_first_, sent_succ_;  // per flow: Edge::on_sent successors
-  std::vector<Time> not_before_, delay_;
+  std::shared_ptr<const Graph> graph_;
+  std::vector<uint32_t> pending_;  // per node: predecessors not yet complete (this replica's)
 };
 
 }  // namespace rocesim
