@@ -14,6 +14,7 @@ namespace rocesim {
 
 constexpr int kWindowTag = 1;  // a partitioned run's window messages
 constexpr int kFilesTag = 2;   // the files other ranks send rank 0 after the run
+constexpr int kMergeTag = 3;   // what other ranks send rank 0 to merge after the run
 
 // The next message from rank `from` with `tag`, whatever its length, into `into`.
 inline void ReceiveWhole(int from, int tag, std::vector<char>& into) {

@@ -74,19 +74,33 @@ T Read(const char*& at) {
 }
 
 // Everyone's `mine` on rank 0, concatenated in rank order (empty elsewhere).
+// Sent point to point in pieces: a rank's flows can pass the 2 GiB that
+// MPI's int counts (and so a collective gather) allow, at about 6 million
+// messages of a collective.
 std::vector<char> GatherBytes(const std::vector<char>& mine, int ranks, int rank) {
-  const int len = static_cast<int>(mine.size());
-  std::vector<int> lens(static_cast<size_t>(ranks)), displs(static_cast<size_t>(ranks));
-  MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-  int total = 0;
-  if (rank == 0)
-    for (int r = 0; r < ranks; ++r) {
-      displs[static_cast<size_t>(r)] = total;
-      total += lens[static_cast<size_t>(r)];
-    }
+  constexpr size_t kPiece = size_t{8} << 20;
+  uint64_t len = mine.size();
+  std::vector<uint64_t> lens(static_cast<size_t>(ranks));
+  MPI_Gather(&len, 1, MPI_UINT64_T, lens.data(), 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  if (rank != 0) {
+    for (size_t at = 0; at < mine.size(); at += kPiece)
+      MPI_Send(mine.data() + at, static_cast<int>(std::min(kPiece, mine.size() - at)), MPI_CHAR, 0,
+               kMergeTag, MPI_COMM_WORLD);
+    return {};
+  }
+  uint64_t total = 0;
+  for (const uint64_t l : lens) total += l;
   std::vector<char> all(static_cast<size_t>(total));
-  MPI_Gatherv(mine.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, 0,
-              MPI_COMM_WORLD);
+  std::copy(mine.begin(), mine.end(), all.begin());
+  size_t at = mine.size();
+  for (int r = 1; r < ranks; ++r)
+    for (uint64_t left = lens[static_cast<size_t>(r)]; left > 0;) {
+      const auto n = static_cast<size_t>(std::min<uint64_t>(left, kPiece));
+      MPI_Recv(all.data() + at, static_cast<int>(n), MPI_CHAR, r, kMergeTag, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
+      at += n;
+      left -= n;
+    }
   return all;
 }
 
