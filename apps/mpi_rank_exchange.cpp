@@ -73,11 +73,13 @@ T Read(const char*& at) {
   return v;
 }
 
-// Everyone's `mine` on rank 0, concatenated in rank order (empty elsewhere).
-// Sent point to point in pieces: a rank's flows can pass the 2 GiB that
-// MPI's int counts (and so a collective gather) allow, at about 6 million
-// messages of a collective.
-std::vector<char> GatherBytes(const std::vector<char>& mine, int ranks, int rank) {
+// Rank 0 calls `take` on every rank's `mine` in rank order, its own first,
+// holding one other rank's at a time; the other ranks send theirs. Point to
+// point in pieces: a rank's flows can pass the 2 GiB that MPI's int counts
+// (and so a collective gather) allow, at about 6 million messages of a
+// collective.
+template <typename Take>
+void GatherParts(const std::vector<char>& mine, int ranks, int rank, Take take) {
   constexpr size_t kPiece = size_t{8} << 20;
   uint64_t len = mine.size();
   std::vector<uint64_t> lens(static_cast<size_t>(ranks));
@@ -86,22 +88,20 @@ std::vector<char> GatherBytes(const std::vector<char>& mine, int ranks, int rank
     for (size_t at = 0; at < mine.size(); at += kPiece)
       MPI_Send(mine.data() + at, static_cast<int>(std::min(kPiece, mine.size() - at)), MPI_CHAR, 0,
                kMergeTag, MPI_COMM_WORLD);
-    return {};
+    return;
   }
-  uint64_t total = 0;
-  for (const uint64_t l : lens) total += l;
-  std::vector<char> all(static_cast<size_t>(total));
-  std::copy(mine.begin(), mine.end(), all.begin());
-  size_t at = mine.size();
-  for (int r = 1; r < ranks; ++r)
-    for (uint64_t left = lens[static_cast<size_t>(r)]; left > 0;) {
-      const auto n = static_cast<size_t>(std::min<uint64_t>(left, kPiece));
-      MPI_Recv(all.data() + at, static_cast<int>(n), MPI_CHAR, r, kMergeTag, MPI_COMM_WORLD,
+  take(mine);
+  std::vector<char> part;
+  for (int r = 1; r < ranks; ++r) {
+    part.resize(static_cast<size_t>(lens[static_cast<size_t>(r)]));
+    for (size_t at = 0; at < part.size();) {
+      const size_t n = std::min(kPiece, part.size() - at);
+      MPI_Recv(part.data() + at, static_cast<int>(n), MPI_CHAR, r, kMergeTag, MPI_COMM_WORLD,
                MPI_STATUS_IGNORE);
       at += n;
-      left -= n;
     }
-  return all;
+    take(part);
+  }
 }
 
 class MpiRankExchange final : public RankExchange {
@@ -494,45 +494,23 @@ class MpiRankExchange final : public RankExchange {
       Append(buf, static_cast<uint32_t>(l.counts.size()));
       for (uint32_t c : l.counts) Append(buf, c);
     }
-    const std::vector<char> all =
-        GatherBytes(buf, static_cast<int>(ranks_), static_cast<int>(rank_));
-    // Sums and maxima.
-    static_assert(sizeof(Counters) % sizeof(uint64_t) == 0);
-    const int words = static_cast<int>(sizeof(Counters) / sizeof(uint64_t));
-    MPI_Reduce(rank_ == 0 ? MPI_IN_PLACE : &f.counters, &f.counters, words, MPI_UINT64_T, MPI_SUM,
-               0, MPI_COMM_WORLD);
-    uint64_t sums[6] = {events,
-                        in_network,
-                        in_network_payload,
-                        f.flows_finished,
-                        f.ops.watchdog_triggers,
-                        f.ops.watchdog_restores};
-    MPI_Allreduce(MPI_IN_PLACE, sums, 6, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-    events = sums[0];
-    in_network = sums[1];
-    in_network_payload = sums[2];
-    f.flows_finished = static_cast<uint32_t>(sums[3]);
-    f.ops.watchdog_triggers = sums[4];
-    f.ops.watchdog_restores = sums[5];
-    int64_t last = end;
-    MPI_Allreduce(MPI_IN_PLACE, &last, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
-    end = last;
-    if (rank_ != 0) return;
-    // Every flow, from the parts: the sender's rank gives what the flow is.
-    const uint32_t count = f.flows.Count();
-    f.flows = FlowTable();
-    f.flows.Reserve(count);
-    for (uint32_t id = 0; id < count; ++id) {
-      Flow blank;
-      blank.id = id;
-      f.flows.Add(blank);
-    }
-    const char* at = all.data();
-    const char* stop = at + all.size();
+    // Rank 0: every flow from the parts (the sender's rank gives what the
+    // flow is, the receiver's the responder's side), one part at a time.
     std::vector<OpsEvent> log;
     std::vector<PfcTraceEntry> trace;
     std::vector<QlenDumpLine> qlen;
-    while (at < stop) {  // one rank's part after another
+    if (rank_ == 0) {
+      const uint32_t count = f.flows.Count();
+      f.flows = FlowTable();
+      f.flows.Reserve(count);
+      for (uint32_t id = 0; id < count; ++id) {
+        Flow blank;
+        blank.id = id;
+        f.flows.Add(blank);
+      }
+    }
+    auto take_part = [&](const std::vector<char>& part) {
+      const char* at = part.data();
       for (auto n = Read<uint32_t>(at); n > 0; --n) {
         const auto sides = Read<uint8_t>(at);
         const Flow fl = Read<Flow>(at);
@@ -567,7 +545,31 @@ class MpiRankExchange final : public RankExchange {
         for (uint32_t& c : l.counts) c = Read<uint32_t>(at);
         qlen.push_back(std::move(l));
       }
-    }
+    };
+    GatherParts(buf, static_cast<int>(ranks_), static_cast<int>(rank_), take_part);
+    buf = {};
+    // Sums and maxima.
+    static_assert(sizeof(Counters) % sizeof(uint64_t) == 0);
+    const int words = static_cast<int>(sizeof(Counters) / sizeof(uint64_t));
+    MPI_Reduce(rank_ == 0 ? MPI_IN_PLACE : &f.counters, &f.counters, words, MPI_UINT64_T, MPI_SUM,
+               0, MPI_COMM_WORLD);
+    uint64_t sums[6] = {events,
+                        in_network,
+                        in_network_payload,
+                        f.flows_finished,
+                        f.ops.watchdog_triggers,
+                        f.ops.watchdog_restores};
+    MPI_Allreduce(MPI_IN_PLACE, sums, 6, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    events = sums[0];
+    in_network = sums[1];
+    in_network_payload = sums[2];
+    f.flows_finished = static_cast<uint32_t>(sums[3]);
+    f.ops.watchdog_triggers = sums[4];
+    f.ops.watchdog_restores = sums[5];
+    int64_t last = end;
+    MPI_Allreduce(MPI_IN_PLACE, &last, 1, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+    end = last;
+    if (rank_ != 0) return;
     std::stable_sort(log.begin(), log.end(), OpsEventBefore);
     f.ops.events = std::move(log);
     std::sort(trace.begin(), trace.end(), PfcTraceBefore);
