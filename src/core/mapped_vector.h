@@ -46,6 +46,7 @@ class MappedVector {
   T& operator[](size_t i) { return data_[i]; }
   const T& operator[](size_t i) const { return data_[i]; }
   size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
   bool empty() const { return size_ == 0; }
   T* begin() { return data_; }
   T* end() { return data_ + size_; }

@@ -12,6 +12,7 @@
 // of 718,848 messages, a whole table is 265 MB.
 #pragma once
 
+#include <algorithm>
 #include <cassert>
 #include <cstdint>
 #include <stdexcept>
@@ -53,12 +54,17 @@ class FlowTable {
     slot_.push_back(static_cast<uint32_t>(held_.size()));
     return &(held_.emplace_back() = fl);
   }
-  // Room for `more` flows beyond Count() (address space until they are held).
+  // Room for `more` flows beyond Count() (address space until they are
+  // held), growing at least twofold: a scenario may add many small entries.
   void Reserve(size_t more) {
-    held_.reserve(count_ + more);
+    const size_t want = count_ + more;
+    auto grow = [want](auto& v) {
+      if (want > v.capacity()) v.reserve(std::max(want, 2 * v.capacity()));
+    };
+    grow(held_);
     if (!partial_) return;
-    slot_.reserve(count_ + more);
-    ends_.reserve(count_ + more);
+    grow(slot_);
+    grow(ends_);
   }
 
   // Whether a flow from `src` to `dst` would be held here.
