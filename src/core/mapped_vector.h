@@ -13,8 +13,6 @@
 #include <unistd.h>
 
 #include <cstddef>
-#include <cstdint>
-#include <cstring>
 #include <new>
 #include <type_traits>
 #include <utility>

@@ -264,9 +264,7 @@ void Simulation::BuildFlows(const std::vector<ExpandedTraffic>* expanded, Shared
       const uint32_t id = base + k;
       const auto it = join_at.find(f.flows.Ends(id).src);
       if (it == join_at.end()) continue;
-      edges.push_back(LocalEdge{it->second, id, true, false, false});
-      flow_start[id] = kTimeMax;  // it waits now
-      if (f.flows.Holds(id)) f.flows[id].start = kTimeMax;
+      edges.push_back(LocalEdge{it->second, id, true, false, false});  // it waits now
     }
   };
   const std::vector<int64_t> host_rates = HostLinkRates(*layout_);
@@ -328,9 +326,6 @@ void Simulation::BuildFlows(const std::vector<ExpandedTraffic>* expanded, Shared
     const SharedFlowBuild::Product& built = shared->Take();
     f.deps.Share(built.deps);
     for (size_t c = 0; c < collectives_.size(); ++c) collectives_[c].ideal = built.ideals[c];
-    // What waits for an earlier job (follow_job) learns it from the graph.
-    for (Flow& fl : f.flows)
-      if (f.deps.Waits(fl.id)) fl.start = kTimeMax;
   } else if (!edges.empty() || !join_host.empty()) {
     const uint32_t flows = f.flows.Count();
     std::vector<FlowDependencies::Edge> global;
@@ -357,6 +352,10 @@ void Simulation::BuildFlows(const std::vector<ExpandedTraffic>* expanded, Shared
     for (const CollectiveEntry& c : collectives_) built.ideals.push_back(c.ideal);
     shared->Give(std::move(built));
   }
+  // A flow that waits for others starts when they are done: kTimeMax until
+  // then (those of a job following another learn it from the graph).
+  for (Flow& fl : f.flows)
+    if (f.deps.Waits(fl.id)) fl.start = kTimeMax;
   f.cc.resize(f.flows.Count());
   for (const CcKind kind : flow_cc_) f.int_enabled = f.int_enabled || NeedsInt(kind);
   for (Flow& fl : f.flows) {
