@@ -44,7 +44,7 @@ TEST(FlowRoutes, CachedRoutesMatchHopByHopEcmpBothWays) {
   for (const Flow& fl : f.flows) {
     f.routes.Compute(f, fl.id);
     for (const bool data : {true, false}) {
-      const uint32_t route = data ? FlowRoutes::DataRoute(fl.id) : FlowRoutes::ReplyRoute(fl.id);
+      const uint32_t route = data ? f.routes.DataRoute(fl.id) : f.routes.ReplyRoute(fl.id);
       const std::vector<PortId> expect =
           data ? Walk(f, fl.src, fl.dst, fl.data_key) : Walk(f, fl.dst, fl.src, fl.reply_key);
       ASSERT_FALSE(expect.empty());
@@ -73,7 +73,7 @@ TEST(FlowRoutes, LookupDeclinesWrongSwitchStaleEpochAndNoRoute) {
   ASSERT_EQ(path.size(), 5u);
   const Node& edge = f.nodes[f.ports[path[0]].node];
   const Node& agg = f.nodes[f.ports[path[1]].node];
-  const uint32_t route = FlowRoutes::DataRoute(fl.id);
+  const uint32_t route = f.routes.DataRoute(fl.id);
   PortId out = 0;
   EXPECT_TRUE(f.routes.Lookup(route, 0, edge.first_port, edge.num_ports, &out));
   // The same hop index asked at another switch (a frame off its route).
@@ -87,6 +87,75 @@ TEST(FlowRoutes, LookupDeclinesWrongSwitchStaleEpochAndNoRoute) {
   f.routes.Compute(f, fl.id);
   EXPECT_TRUE(f.routes.Lookup(route, 0, edge.first_port, edge.num_ports, &out));
   EXPECT_EQ(out, path[0]);
+}
+
+// A partition's cache (FlowRoutes::Resize with partial): no route until one
+// is computed, places taken in the order flows come, a frame entering from
+// another partition renamed to this one's place (its route computed on the
+// way in when new here or stale), and the routes at a place exactly the
+// flow's own.
+TEST(FlowRoutes, APartitionKeepsRoutesOnlyForFlowsItComputedOrThatEnteredIt) {
+  Simulation sim(ParseScenarioText(kFatTree, "t.yaml", "", {}, std::nullopt));
+  Fabric& f = sim.fabric();
+  ASSERT_EQ(f.flows.Count(), 3u);
+  FlowRoutes r;
+  r.Resize(f.flows.Count(), true);
+  EXPECT_EQ(r.Kept(), 0u);
+  for (uint32_t id = 0; id < 3; ++id) {
+    EXPECT_EQ(r.DataRoute(id), FlowRoutes::kNone);
+    EXPECT_EQ(r.ReplyRoute(id), FlowRoutes::kNone);
+  }
+  // Flow 2 starts here: place 0.
+  r.Compute(f, 2);
+  EXPECT_EQ(r.Kept(), 1u);
+  EXPECT_EQ(r.DataRoute(2), 0u);
+  EXPECT_EQ(r.ReplyRoute(2), 1u);
+  EXPECT_EQ(r.DataRoute(0), FlowRoutes::kNone);
+  // An ACK of flow 0 enters, named by its place elsewhere (7 * 2 + 1): it
+  // takes place 1, reply direction.
+  EXPECT_EQ(r.Entering(f, 0, 7 * 2 + 1), 3u);
+  EXPECT_EQ(r.Kept(), 2u);
+  // Its data enters later: the same place, nothing recomputed or added.
+  EXPECT_EQ(r.Entering(f, 0, 4 * 2), 2u);
+  EXPECT_EQ(r.Kept(), 2u);
+  // Frames that follow no route stay without one.
+  EXPECT_EQ(r.Entering(f, 1, FlowRoutes::kNone), FlowRoutes::kNone);
+  EXPECT_EQ(r.Kept(), 2u);
+
+  const Flow& fl = f.flows[0];  // 0 -> 15
+  const std::vector<PortId> data = Walk(f, fl.src, fl.dst, fl.data_key);
+  const std::vector<PortId> reply = Walk(f, fl.dst, fl.src, fl.reply_key);
+  auto matches = [&](uint32_t route, const std::vector<PortId>& path) {
+    for (uint32_t hop = 0; hop < path.size(); ++hop) {
+      const Node& sw = f.nodes[f.ports[path[hop]].node];
+      PortId out = 0;
+      if (!r.Lookup(route, hop, sw.first_port, sw.num_ports, &out) || out != path[hop])
+        return false;
+    }
+    return true;
+  };
+  EXPECT_TRUE(matches(2, data));
+  EXPECT_TRUE(matches(3, reply));
+  // New routing tables: stale, until the next frame of the flow enters.
+  r.NewEpoch();
+  EXPECT_FALSE(matches(2, data));
+  EXPECT_EQ(r.Entering(f, 0, 5 * 2), 2u);
+  EXPECT_TRUE(matches(2, data));
+  EXPECT_TRUE(matches(3, reply));
+  EXPECT_EQ(r.Kept(), 2u);
+}
+
+// A serial run's cache names every flow's routes by its id, and frames keep
+// their names (a serial run has no crossings, but the rule is the same).
+TEST(FlowRoutes, ASerialRunNamesRoutesByFlowId) {
+  Simulation sim(ParseScenarioText(kFatTree, "t.yaml", "", {}, std::nullopt));
+  Fabric& f = sim.fabric();
+  EXPECT_EQ(f.routes.Kept(), f.flows.Count());
+  for (uint32_t id = 0; id < f.flows.Count(); ++id) {
+    EXPECT_EQ(f.routes.DataRoute(id), 2 * id);
+    EXPECT_EQ(f.routes.ReplyRoute(id), 2 * id + 1);
+    EXPECT_EQ(f.routes.Entering(f, id, 2 * id + 1), 2 * id + 1);
+  }
 }
 
 // The ECMP salt: the seed alone with ecmp_seed 0 (so default runs keep

@@ -50,6 +50,7 @@ void Fabric::ReceiveAcross(const CrossFramesView& from) {
     Packet& pkt = pool[id];
     std::memcpy(&pkt, c.pkt.data(), sizeof(Packet));
     pkt.next = kNoPkt;
+    pkt.route = routes.Entering(*this, pkt.flow, pkt.route);
     if (pkt.type == PktType::kRcmNotify) {
       pkt.psn = StoreRcmNote(from.notes[c.side]);
     } else if (c.side != CrossFrame::kNoSide) {

@@ -169,7 +169,7 @@ PktId Nic::MakeDataPacket(Fabric& f, Flow& flow) {
   pkt.dst = flow.dst;
   pkt.sport = flow.sport;
   pkt.flow_key = flow.data_key;
-  pkt.route = FlowRoutes::DataRoute(flow.id);
+  pkt.route = f.routes.DataRoute(flow.id);
   pkt.psn = psn;
   pkt.sent = f.now;
   if (f.int_enabled) f.IntOf(id).count = 0;
@@ -254,7 +254,7 @@ void Nic::SendControl(Fabric& f, const Flow& flow, PktType type, uint32_t psn, b
   pkt.dst = flow.src;
   pkt.sport = flow.sport;
   pkt.flow_key = flow.reply_key;
-  pkt.route = FlowRoutes::ReplyRoute(flow.id);
+  pkt.route = f.routes.ReplyRoute(flow.id);
   pkt.psn = psn;
   pkt.sent = echo_ts;
   Port& p = f.ports[port_];

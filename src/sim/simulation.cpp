@@ -368,7 +368,7 @@ void Simulation::BuildFlows(const std::vector<ExpandedTraffic>* expanded, Shared
   // Arrivals are a cursor over the flows that wait for nothing, sorted by
   // start time: one pending event, however many flows the workload has.
   // The others start from their dependencies (kDependentStart).
-  f.routes.Resize(f.flows.Count());
+  f.routes.Resize(f.flows.Count(), !local_host_.empty());
   start_order_.clear();
   traffic_start_ = kTimeMax;
   for (uint32_t i = 0; i < flow_start.size(); ++i) {
@@ -596,18 +596,10 @@ void Simulation::Dispatch(const Event& e) {
       uint32_t i = e.target;
       for (; i < start_order_.size() && start_order_[i].start == f.now; ++i) {
         const uint32_t id = start_order_[i].id;
-        // A partition starts its own hosts' flows; the others learn the
-        // flow's route, which their switches forward its frames by.
-        if (local_host_.empty()) {
-          StartFlow(id);
-          continue;
-        }
-        const FlowEnds ends = f.flows.Ends(id);
-        if (local_host_[ends.src]) {
-          StartFlow(id);
-        } else if (!f.nvlink.SameServer(ends.src, ends.dst)) {
-          f.routes.Compute(f, id);
-        }
+        // A partition starts its own hosts' flows; one that a flow only
+        // crosses learns its route when its first frame enters
+        // (FlowRoutes::Entering).
+        if (IsLocalHost(f.flows.Ends(id).src)) StartFlow(id);
       }
       if (i < start_order_.size()) f.Schedule(start_order_[i].start, EventKind::kFlowStart, i);
       break;
