@@ -4,8 +4,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
-#include <unordered_map>
 
 #include "cc/cc_factory.h"
 #include "net/link_arrival.h"
@@ -21,6 +19,7 @@
 #include "sim/run_clock.h"
 #include "sim/stop_request.h"
 #include "topo/topology.h"
+#include "transport/flow_graph_builder.h"
 #include "workload/generators.h"
 
 namespace rocesim {
@@ -155,135 +154,89 @@ void Simulation::Build() {
   }
 }
 
+Time Simulation::AddFlow(const FlowSpec& s, bool ideal, TagIndex& tag_index, Flow& fl) {
+  Fabric& f = fabric_;
+  flow_cc_.push_back(s.cc.value_or(scenario_.host.cc));
+  // Mostly the previous flow's tag; else one seen before, or a new one.
+  if (flow_tag_.empty() || tags_[flow_tag_.back()] != s.tag) {
+    const auto [it, fresh] = tag_index.try_emplace(s.tag, static_cast<uint32_t>(tags_.size()));
+    if (fresh) tags_.push_back(s.tag);
+    flow_tag_.push_back(it->second);
+  } else {
+    flow_tag_.push_back(flow_tag_.back());
+  }
+  fl.id = f.flows.Count();
+  fl.src = static_cast<uint32_t>(s.src);
+  fl.dst = static_cast<uint32_t>(s.dst);
+  const int64_t size = s.size_bytes;
+  fl.size_bytes = size;
+  // A flow that waits for others starts when they are done (kTimeMax
+  // until then); one that does not, at its start plus its delay.
+  // (start + delay beyond the end of simulated time: never.)
+  const bool waits = !s.after.empty() || s.after_sent != UINT32_MAX;
+  fl.start = waits || s.delay >= kTimeMax - s.start ? kTimeMax : s.start + s.delay;
+  fl.priority = static_cast<uint8_t>(s.priority);
+  fl.start_rate_bps = s.start_rate_bps;
+  fl.max_rate_bps = s.max_rate_bps;
+  fl.sport = s.sport != 0 ? s.sport : QpSourcePort(fl.id);
+  fl.hpcc_dport = s.hpcc_dport;
+  fl.data_key = Routing::FlowKey(fl.src, fl.dst, fl.sport);
+  fl.reply_key = Routing::FlowKey(fl.dst, fl.src, fl.sport);
+  const int64_t mtu = scenario_.host.mtu_bytes;
+  // Every reader caps a size at kMaxFlowBytes; a tiny MTU can still make
+  // more packets than a QP's 32-bit sequence numbers count.
+  const int64_t packets = (size + mtu - 1) / mtu;
+  if (packets > int64_t{UINT32_MAX})
+    FailBuild(scenario_, "host.mtu",
+              fmt::format("flow {} ({} -> {}): {} bytes are {} packets of the {}-byte MTU, "
+                          "more than the {} a QP numbers",
+                          fl.id, s.src, s.dst, size, packets, mtu, UINT32_MAX));
+  fl.packets = static_cast<uint32_t>(packets);
+  fl.last_payload = static_cast<uint32_t>(size - int64_t{fl.packets - 1} * mtu);
+  offered_bytes_ += size;
+  if (f.nvlink.SameServer(fl.src, fl.dst)) {
+    fl.ideal_fct = f.nvlink.IdealTime(size);
+    fl.cc.base_rtt = f.nvlink.IdealTime(mtu);
+    return fl.ideal_fct;
+  }
+  // A flow this replica does not hold keeps nothing but its ends.
+  if (!ideal && !f.flows.WouldHold(fl.src, fl.dst)) return 0;
+  // One walk of each direction of the path serves the ideal FCT, the
+  // delivery time and the base RTT (the ideal FCT of one full packet).
+  IdealFctInput in = IdealInput(fl);
+  const IdealTimes t = IdealFlowTimes(in);
+  fl.ideal_fct = t.fct;
+  in.packets = 1;
+  in.last_frame = in.full_frame;
+  fl.cc.base_rtt = IdealFlowTimes(in).fct;
+  return t.delivered;
+}
+
 void Simulation::BuildFlows(const std::vector<ExpandedTraffic>* expanded, SharedFlowBuild* shared,
                             bool builds) {
   Fabric& f = fabric_;
-  const HostConfig& host = scenario_.host;
   const TopologyConfig& topo = scenario_.topology;
   f.nvlink.Init(static_cast<uint32_t>(layout_->host_nodes.size()), topo.gpus_per_server,
                 topo.nvlink_rate_bps, topo.nvlink_latency);
   // Each flow's start (kTimeMax: it waits for others), whether or not this
   // replica holds the flow: the arrival cursor is built from them.
   std::vector<Time> flow_start;
-  std::unordered_map<std::string, uint32_t> tag_index;  // tags_ by tag
-  // Builds flow Count() from `s` into `fl`, and returns when its last byte
-  // would arrive on the idle path (the collectives' ideal schedule reads it;
-  // `ideal`: whether it is needed, else only for a flow this replica holds).
-  auto add = [&](const FlowSpec& s, Flow& fl, bool ideal) -> Time {
-    flow_cc_.push_back(s.cc.value_or(host.cc));
-    // Mostly the previous flow's tag; else one seen before, or a new one.
-    if (flow_tag_.empty() || tags_[flow_tag_.back()] != s.tag) {
-      const auto [it, fresh] = tag_index.try_emplace(s.tag, static_cast<uint32_t>(tags_.size()));
-      if (fresh) tags_.push_back(s.tag);
-      flow_tag_.push_back(it->second);
-    } else {
-      flow_tag_.push_back(flow_tag_.back());
-    }
-    fl.id = f.flows.Count();
-    fl.src = static_cast<uint32_t>(s.src);
-    fl.dst = static_cast<uint32_t>(s.dst);
-    const int64_t size = s.size_bytes;
-    fl.size_bytes = size;
-    // A flow that waits for others starts when they are done (kTimeMax
-    // until then); one that does not, at its start plus its delay.
-    // (start + delay beyond the end of simulated time: never.)
-    const bool waits = !s.after.empty() || s.after_sent != UINT32_MAX;
-    fl.start = waits || s.delay >= kTimeMax - s.start ? kTimeMax : s.start + s.delay;
-    fl.priority = static_cast<uint8_t>(s.priority);
-    fl.start_rate_bps = s.start_rate_bps;
-    fl.max_rate_bps = s.max_rate_bps;
-    fl.sport = s.sport != 0 ? s.sport : QpSourcePort(fl.id);
-    fl.hpcc_dport = s.hpcc_dport;
-    fl.data_key = Routing::FlowKey(fl.src, fl.dst, fl.sport);
-    fl.reply_key = Routing::FlowKey(fl.dst, fl.src, fl.sport);
-    const int64_t mtu = scenario_.host.mtu_bytes;
-    // Every reader caps a size at kMaxFlowBytes; a tiny MTU can still make
-    // more packets than a QP's 32-bit sequence numbers count.
-    const int64_t packets = (size + mtu - 1) / mtu;
-    if (packets > int64_t{UINT32_MAX})
-      FailBuild(scenario_, "host.mtu",
-                fmt::format("flow {} ({} -> {}): {} bytes are {} packets of the {}-byte MTU, "
-                            "more than the {} a QP numbers",
-                            fl.id, s.src, s.dst, size, packets, mtu, UINT32_MAX));
-    fl.packets = static_cast<uint32_t>(packets);
-    fl.last_payload = static_cast<uint32_t>(size - int64_t{fl.packets - 1} * mtu);
-    offered_bytes_ += size;
-    if (f.nvlink.SameServer(fl.src, fl.dst)) {
-      fl.ideal_fct = f.nvlink.IdealTime(size);
-      fl.cc.base_rtt = f.nvlink.IdealTime(mtu);
-      return fl.ideal_fct;
-    }
-    // A flow this replica does not hold keeps nothing but its ends.
-    if (!ideal && !f.flows.WouldHold(fl.src, fl.dst)) return 0;
-    // One walk of each direction of the path serves the ideal FCT, the
-    // delivery time and the base RTT (the ideal FCT of one full packet).
-    IdealFctInput in = IdealInput(fl);
-    const IdealTimes t = IdealFlowTimes(in);
-    fl.ideal_fct = t.fct;
-    in.packets = 1;
-    in.last_frame = in.full_frame;
-    fl.cc.base_rtt = IdealFlowTimes(in).fct;
-    return t.delivered;
-  };
+  TagIndex tag_index;
+  FlowGraphBuilder graph;  // the builder's only
   // Generators expand here, where every host's link rate is known
   // (workload/generators.h); each entry draws from its own seeded stream.
-  // Dependencies name entry-local nodes: flows, then the entry's joins.
-  struct LocalEdge {
-    uint32_t pred, succ;
-    bool pred_join, succ_join, on_sent;
-  };
-  std::vector<LocalEdge> edges;
-  std::vector<uint32_t> join_host;
-  std::vector<Time> join_delay, flow_not_before, flow_delay;
-  // A job that follows another (CollectiveSpec::after_tag): each of its
-  // ranks waits, through a join at that rank, for everything the earlier
-  // job's last iteration sent from or delivered to it, then after_compute.
-  auto follow_job = [&](const TrafficSpec& t, uint32_t base, const CollectiveInstance& first) {
-    const CollectiveEntry* earlier = nullptr;
-    for (const CollectiveEntry& e : collectives_)
-      if (scenario_.traffic[e.traffic_index].tag == t.collective.after_tag) earlier = &e;
-    if (earlier == nullptr) return;  // the reader names only earlier collectives
-    std::vector<uint8_t> rank(layout_->host_nodes.size(), 0);
-    for (int h : t.hosts) rank[h] = 1;
-    std::map<uint32_t, uint32_t> join_at;  // host -> its global join
-    const CollectiveInstance& last = earlier->instances.back();
-    for (uint32_t k = last.first_flow; k < last.end_flow; ++k) {
-      const uint32_t id = earlier->first_flow + k;
-      const FlowEnds p = f.flows.Ends(id);
-      for (const uint32_t h : {p.src, p.dst}) {
-        if (!rank[h]) continue;
-        auto [it, fresh] = join_at.try_emplace(h, static_cast<uint32_t>(join_host.size()));
-        if (fresh) {
-          join_host.push_back(h);
-          join_delay.push_back(t.collective.after_compute);
-        }
-        edges.push_back(LocalEdge{id, it->second, false, true, false});
-      }
-    }
-    for (uint32_t k = first.first_flow; k < first.end_flow; ++k) {
-      const uint32_t id = base + k;
-      const auto it = join_at.find(f.flows.Ends(id).src);
-      if (it == join_at.end()) continue;
-      edges.push_back(LocalEdge{it->second, id, true, false, false});  // it waits now
-    }
-  };
   const std::vector<int64_t> host_rates = HostLinkRates(*layout_);
   for (size_t i = 0; i < scenario_.traffic.size(); ++i) {
+    const TrafficSpec& spec = scenario_.traffic[i];
     ExpandedTraffic own;
     if (expanded == nullptr)
-      own = ExpandTrafficGraph(scenario_.traffic[i], i, scenario_.seed, host_rates, host.mtu_bytes);
+      own = ExpandTrafficGraph(spec, i, scenario_.seed, host_rates, scenario_.host.mtu_bytes);
     const ExpandedTraffic& x = expanded != nullptr ? (*expanded)[i] : own;
     const uint32_t base = f.flows.Count();
-    const auto join_base = static_cast<uint32_t>(join_host.size());
     const auto local_flows = static_cast<uint32_t>(x.flows.size());
     f.flows.Reserve(local_flows);
     flow_start.reserve(base + local_flows);
-    auto edge = [&](uint32_t pred, uint32_t succ, bool succ_join, bool on_sent = false) {
-      if (!builds) return;
-      const bool pred_join = pred >= local_flows;
-      edges.push_back(LocalEdge{pred_join ? join_base + pred - local_flows : base + pred, succ,
-                                pred_join, succ_join, on_sent});
-    };
+    if (builds) graph.BeginEntry(base, local_flows);
     EntryTotals& totals = entry_totals_.emplace_back();
     // A collective's messages on the idle fabric: one instance's ideal time
     // (the builder's: the others take it from the shared build).
@@ -293,25 +246,18 @@ void Simulation::BuildFlows(const std::vector<ExpandedTraffic>* expanded, Shared
     for (uint32_t k = 0; k < local_flows; ++k) {
       const FlowSpec& s = x.flows[k];
       Flow fl;
-      const Time delivered = add(s, fl, ideal);
+      const Time delivered = AddFlow(s, ideal, tag_index, fl);
       if (ideal) msg.push_back(IdealMessageOf(fl, delivered));
       flow_start.push_back(fl.start);
       f.flows.Add(fl);
       totals.flows++;
       totals.bytes += s.size_bytes;
-      if (!builds) continue;
-      flow_not_before.push_back(s.start);
-      flow_delay.push_back(s.delay);
-      for (uint32_t a : s.after) edge(a, base + k, false);
-      if (s.after_sent != UINT32_MAX) edge(s.after_sent, base + k, false, true);
+      if (builds) graph.AddFlow(k, s);
     }
-    for (uint32_t j = 0; builds && j < x.joins.size(); ++j) {
-      join_host.push_back(static_cast<uint32_t>(x.joins[j].host));
-      join_delay.push_back(x.joins[j].delay);
-      for (uint32_t a : x.joins[j].after) edge(a, join_base + j, true);
+    if (builds) {
+      graph.AddJoins(x.joins);
+      if (!spec.collective.after_tag.empty()) FollowJob(graph, spec, x.collectives.front());
     }
-    if (builds && !scenario_.traffic[i].collective.after_tag.empty())
-      follow_job(scenario_.traffic[i], base, x.collectives.front());
     if (!x.collectives.empty()) {
       // Every iteration has the same shape: one ideal time serves them all.
       const CollectiveInstance& first = x.collectives.front();
@@ -326,23 +272,9 @@ void Simulation::BuildFlows(const std::vector<ExpandedTraffic>* expanded, Shared
     const SharedFlowBuild::Product& built = shared->Take();
     f.deps.Share(built.deps);
     for (size_t c = 0; c < collectives_.size(); ++c) collectives_[c].ideal = built.ideals[c];
-  } else if (!edges.empty() || !join_host.empty()) {
-    const uint32_t flows = f.flows.Count();
-    std::vector<FlowDependencies::Edge> global;
-    global.reserve(edges.size());
-    for (const LocalEdge& e : edges)
-      global.push_back({e.pred_join ? flows + e.pred : e.pred,
-                        e.succ_join ? flows + e.succ : e.succ, e.on_sent});
-    std::vector<uint32_t> src(flows), dst(flows);
-    for (uint32_t id = 0; id < flows; ++id) {
-      const FlowEnds e = f.flows.Ends(id);
-      src[id] = e.src;
-      dst[id] = e.dst;
-    }
-    flow_not_before.resize(flows + join_host.size(), 0);
-    flow_delay.insert(flow_delay.end(), join_delay.begin(), join_delay.end());
+  } else if (!graph.Empty()) {
     try {
-      f.deps.Build(src, dst, join_host, global, flow_not_before, flow_delay);
+      graph.Build(f.flows, f.deps);
     } catch (const std::invalid_argument& e) {
       FailBuild(scenario_, "traffic", e.what());
     }
@@ -356,15 +288,36 @@ void Simulation::BuildFlows(const std::vector<ExpandedTraffic>* expanded, Shared
   // then (those of a job following another learn it from the graph).
   for (Flow& fl : f.flows)
     if (f.deps.Waits(fl.id)) fl.start = kTimeMax;
+  SetUpCongestionControl();
+  ScheduleArrivals(flow_start);
+}
+
+void Simulation::FollowJob(FlowGraphBuilder& graph, const TrafficSpec& spec,
+                           const CollectiveInstance& first) const {
+  const CollectiveEntry* earlier = nullptr;
+  for (const CollectiveEntry& e : collectives_)
+    if (scenario_.traffic[e.traffic_index].tag == spec.collective.after_tag) earlier = &e;
+  if (earlier == nullptr) return;  // the reader names only earlier collectives
+  graph.FollowJob(fabric_.flows, static_cast<uint32_t>(layout_->host_nodes.size()), spec.hosts,
+                  spec.collective.after_compute, earlier->first_flow, earlier->instances.back(),
+                  first);
+}
+
+void Simulation::SetUpCongestionControl() {
+  Fabric& f = fabric_;
   f.cc.resize(f.flows.Count());
   for (const CcKind kind : flow_cc_) f.int_enabled = f.int_enabled || NeedsInt(kind);
   for (Flow& fl : f.flows) {
     const CcKind kind = flow_cc_[fl.id];
     // Congestion control runs at the sender (a partition: its own hosts').
-    if (IsLocalHost(fl.src)) f.cc[fl.id] = MakeCongestionControl(kind, host);
-    fl.sends_cnps = UsesCnps(kind, host);
-    if (NeedsInt(kind)) fl.int_bytes = static_cast<uint16_t>(host.hpcc.int_bytes);
+    if (IsLocalHost(fl.src)) f.cc[fl.id] = MakeCongestionControl(kind, scenario_.host);
+    fl.sends_cnps = UsesCnps(kind, scenario_.host);
+    if (NeedsInt(kind)) fl.int_bytes = static_cast<uint16_t>(scenario_.host.hpcc.int_bytes);
   }
+}
+
+void Simulation::ScheduleArrivals(const std::vector<Time>& flow_start) {
+  Fabric& f = fabric_;
   // Arrivals are a cursor over the flows that wait for nothing, sorted by
   // start time: one pending event, however many flows the workload has.
   // The others start from their dependencies (kDependentStart).

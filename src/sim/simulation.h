@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "net/fabric.h"
@@ -26,6 +27,8 @@
 #include "workload/generators.h"
 
 namespace rocesim {
+
+class FlowGraphBuilder;  // transport/flow_graph_builder.h
 
 // Where a partitioned run's wall time went, on this machine (or rank), to
 // judge its cut and its thread count (PartitionedRun::Balance, summary.json's
@@ -207,6 +210,21 @@ class Simulation {
   // from `shared`.
   void BuildFlows(const std::vector<ExpandedTraffic>* expanded = nullptr,
                   SharedFlowBuild* shared = nullptr, bool builds = true);
+  using TagIndex = std::unordered_map<std::string, uint32_t>;  // tags_ by tag
+  // Fills `fl`, flow Count(), from `s` (its tag through `tag_index`), and
+  // returns when its last byte would arrive on the idle path (the
+  // collectives' ideal schedule reads it; `ideal`: whether it is needed,
+  // else its path is walked only for a flow this replica holds).
+  Time AddFlow(const FlowSpec& s, bool ideal, TagIndex& tag_index, Flow& fl);
+  // Adds to `graph` the waits of entry `spec`, a job following another
+  // (CollectiveSpec::after_tag), whose first iteration is `first`.
+  void FollowJob(FlowGraphBuilder& graph, const TrafficSpec& spec,
+                 const CollectiveInstance& first) const;
+  // Each flow's congestion control (at its sender) and what its frames carry.
+  void SetUpCongestionControl();
+  // The arrival cursor over the flows that wait for nothing, from each
+  // flow's start (`flow_start`, kTimeMax: it waits).
+  void ScheduleArrivals(const std::vector<Time>& flow_start);
   // Starts flow `id` now, on its NIC or inside its GPU server (net/nvlink.h).
   void StartFlow(uint32_t id);
   // The idle path of a flow (both directions), for its ideal times.
