@@ -16,9 +16,9 @@
 //
 // A serial run keeps a route for every flow, at the flow's id. A partition
 // of a parallel run (sim/partitioned_run.h) keeps routes only for the flows
-// its switches forward: its own hosts' flows, computed when they start, and
-// a flow that only crosses it, computed when its first frame enters
-// (Entering). Those take places in the order they come, behind a map from
+// its switches forward: the flows its hosts send, computed when they start,
+// and any other flow when its first frame enters (Entering: one its hosts
+// receive, or one that only crosses it). Those take places in the order they come, behind a map from
 // id to place (4 bytes a flow against a route's 64), so the cache of a
 // partition falls with the partition count. A frame names its route by
 // place, which is the partition's own: Entering renames it as it crosses.
