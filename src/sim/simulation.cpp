@@ -222,7 +222,7 @@ void Simulation::BuildFlows(const std::vector<ExpandedTraffic>* expanded, Shared
   // replica holds the flow: the arrival cursor is built from them.
   std::vector<Time> flow_start;
   TagIndex tag_index;
-  FlowGraphBuilder graph;  // the builder's only
+  FlowGraphBuilder graph;  // filled only by the replica that builds (`builds`)
   // Generators expand here, where every host's link rate is known
   // (workload/generators.h); each entry draws from its own seeded stream.
   const std::vector<int64_t> host_rates = HostLinkRates(*layout_);
