@@ -109,7 +109,7 @@ struct Fabric {
   // Congestion control per flow (null: line rate, PFC only).
   std::vector<std::unique_ptr<CongestionControl>> cc;
   Routing routing;
-  FlowRoutes routes;      // per flow and direction, from `routing`
+  FlowRoutes routes;      // per flow and direction, from `routing` (a partition: those it forwards)
   FlowDependencies deps;  // which flows wait for which (empty: none)
   NvlinkDomain nvlink;    // transfers inside GPU servers
   // INT side table by packet id, kept only when some flow runs HPCC.
