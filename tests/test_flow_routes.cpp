@@ -115,7 +115,7 @@ TEST(FlowRoutes, APartitionKeepsRoutesOnlyForFlowsItComputedOrThatEnteredIt) {
   // takes place 1, reply direction.
   EXPECT_EQ(r.Entering(f, 0, 7 * 2 + 1), 3u);
   EXPECT_EQ(r.Kept(), 2u);
-  // Its data enters later: the same place, nothing recomputed or added.
+  // Its data enters later: the same place, no new one.
   EXPECT_EQ(r.Entering(f, 0, 4 * 2), 2u);
   EXPECT_EQ(r.Kept(), 2u);
   // Frames that follow no route stay without one.
