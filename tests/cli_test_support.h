@@ -65,9 +65,30 @@ inline std::string MpirunContext(int ranks) {
     context += "-x ASAN_OPTIONS=" + std::string(asan) + " ";
   return context;
 }
+// OpenMPI 4 makes its session directory, BASE/ompi.HOST.UID, by a stat then
+// a mkdir, and fails the job ("mkdir ... File exists", orte_init failed)
+// when another mpirun makes or removes it at that instant, as two of
+// ctest -j's tests can: each test process gives its mpiruns a base of its
+// own (orte_tmpdir_base; the ranks' TMPDIR is left alone), removed when the
+// process exits.
+inline const std::string& MpiSessionBase() {
+  static const struct Base {
+    std::string path;
+    Base() {
+      std::string t = (std::filesystem::temp_directory_path() / "rocesim-mpi-XXXXXX").string();
+      path = ::mkdtemp(t.data()) != nullptr ? t : std::filesystem::temp_directory_path().string();
+    }
+    ~Base() {
+      std::error_code ec;
+      if (path.find("rocesim-mpi-") != std::string::npos) std::filesystem::remove_all(path, ec);
+    }
+  } base;
+  return base.path;
+}
 inline std::string MpirunPrefix(int ranks) {
   return std::string("mpirun ") + (::geteuid() == 0 ? "--allow-run-as-root " : "") +
-         "--oversubscribe " + MpirunContext(ranks);
+         "--oversubscribe --mca orte_tmpdir_base '" + MpiSessionBase() + "' " +
+         MpirunContext(ranks);
 }
 
 // A fresh directory per test (dir_) for scenarios and results.

@@ -511,6 +511,11 @@ def main():
     failures, skipped, ran = 0, 0, 0
     started = time.time()
     work = Path(tempfile.mkdtemp(prefix="rocesim-diff-"))
+    # OpenMPI's session directory under a base of this campaign's own: made
+    # in the shared default base, it fails an mpirun started at the instant
+    # another (a ctest -j neighbour's) makes or removes it (as in
+    # tests/cli_test_support.h MpiSessionBase).
+    mpirun += ["--mca", "orte_tmpdir_base", str(work / "mpi")]
     try:
         for i in range(args.count):
             text, files = scenario(r, i)
