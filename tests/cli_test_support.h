@@ -14,6 +14,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -76,11 +77,12 @@ inline const std::string& MpiSessionBase() {
     std::string path;
     Base() {
       std::string t = (std::filesystem::temp_directory_path() / "rocesim-mpi-XXXXXX").string();
-      path = ::mkdtemp(t.data()) != nullptr ? t : std::filesystem::temp_directory_path().string();
+      if (::mkdtemp(t.data()) == nullptr) throw std::runtime_error("mkdtemp " + t + " failed");
+      path = t;
     }
     ~Base() {
       std::error_code ec;
-      if (path.find("rocesim-mpi-") != std::string::npos) std::filesystem::remove_all(path, ec);
+      std::filesystem::remove_all(path, ec);
     }
   } base;
   return base.path;

@@ -154,7 +154,7 @@ void Simulation::Build() {
   }
 }
 
-Time Simulation::AddFlow(const FlowSpec& s, bool ideal, TagIndex& tag_index, Flow& fl) {
+Time Simulation::FillFlow(const FlowSpec& s, bool ideal, TagIndex& tag_index, Flow& fl) {
   Fabric& f = fabric_;
   flow_cc_.push_back(s.cc.value_or(scenario_.host.cc));
   // Mostly the previous flow's tag; else one seen before, or a new one.
@@ -246,7 +246,7 @@ void Simulation::BuildFlows(const std::vector<ExpandedTraffic>* expanded, Shared
     for (uint32_t k = 0; k < local_flows; ++k) {
       const FlowSpec& s = x.flows[k];
       Flow fl;
-      const Time delivered = AddFlow(s, ideal, tag_index, fl);
+      const Time delivered = FillFlow(s, ideal, tag_index, fl);
       if (ideal) msg.push_back(IdealMessageOf(fl, delivered));
       flow_start.push_back(fl.start);
       f.flows.Add(fl);

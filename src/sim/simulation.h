@@ -215,7 +215,7 @@ class Simulation {
   // returns when its last byte would arrive on the idle path (the
   // collectives' ideal schedule reads it; `ideal`: whether it is needed,
   // else its path is walked only for a flow this replica holds).
-  Time AddFlow(const FlowSpec& s, bool ideal, TagIndex& tag_index, Flow& fl);
+  Time FillFlow(const FlowSpec& s, bool ideal, TagIndex& tag_index, Flow& fl);
   // Adds to `graph` the waits of entry `spec`, a job following another
   // (CollectiveSpec::after_tag), whose first iteration is `first`.
   void FollowJob(FlowGraphBuilder& graph, const TrafficSpec& spec,

@@ -8,8 +8,6 @@ void FlowGraphBuilder::BeginEntry(uint32_t base, uint32_t flows) {
   base_ = base;
   flows_ = flows;
   join_base_ = static_cast<uint32_t>(join_host_.size());
-  flow_not_before_.reserve(base + flows);
-  flow_delay_.reserve(base + flows);
 }
 
 void FlowGraphBuilder::AddEdge(uint32_t pred, uint32_t succ, bool succ_join, bool on_sent) {
