@@ -206,7 +206,7 @@ def summary_rows(s):
     add("threads per rank", "run.threads")
     add("partitions", "run.partitions")
     # How even the cut kept the windows: the extra events of each window's
-    # busiest partition over the mean (README "One run over many cores").
+    # busiest partition over the mean (docs/parallel.md "What a run prints").
     add("windows' event imbalance (%)", "run.partitioned_time.window_event_imbalance", 1, 100)
     return rows
 
@@ -422,8 +422,8 @@ COMPARE_COLUMNS = [
     ("sim_ms", "sim ms", "sim_seconds", 3),
     ("cpu_seconds", "CPU s", "run.cpu_seconds", 2),
     # How fast and how spread: a parallel run's point is its wall time, and
-    # the same results may come from any ranks x threads (README "One run over
-    # many cores"); "-" for results written before these were recorded.
+    # the same results may come from any ranks x threads (docs/parallel.md);
+    # "-" for results written before these were recorded.
     ("wall_seconds", "wall s", "run.wall_seconds", 2),
     ("ranks", "ranks", "run.ranks", 0),
     ("threads", "threads", "run.threads", 0),
