@@ -52,7 +52,11 @@ class alignas(64) SwitchMmu {
     return lossless;
   }
 
-  // Per packet, so inline (below).
+  // Per packet, so inline (below), and forced: as unrelated code joined
+  // their translation unit (the unity build), GCC's inliner stopped
+  // inlining PassesThrough into Simulation::RunEvents (+75 M instructions on
+  // the k8 benchmark's first 3 ms, in call overhead) and for a while Admit
+  // too (bench/NOTES.md, thirty-sixth session).
   Admission Admit(int port, int prio, int64_t bytes);
   void Release(int port, int prio, int64_t bytes);
   // Whether a frame of `bytes` that leaves again at once (a cut-through:
@@ -120,7 +124,7 @@ class alignas(64) SwitchMmu {
   std::vector<int64_t> headroom_;  // per port
 };
 
-inline Admission SwitchMmu::Admit(int port, int prio, int64_t bytes) {
+[[gnu::always_inline]] inline Admission SwitchMmu::Admit(int port, int prio, int64_t bytes) {
   PgState& g = pg_[Pg(port, prio)];
   const int64_t shared_before = SharedOf(g);
   const int64_t shared_after = g.ingress + bytes > reserved_ ? g.ingress + bytes - reserved_ : 0;
@@ -144,7 +148,8 @@ inline Admission SwitchMmu::Admit(int port, int prio, int64_t bytes) {
   return Admission::kDropShared;
 }
 
-inline bool SwitchMmu::PassesThrough(int port, int prio, int64_t bytes) const {
+[[gnu::always_inline]] inline bool SwitchMmu::PassesThrough(int port, int prio,
+                                                            int64_t bytes) const {
   const PgState& g = pg_[Pg(port, prio)];
   if (g.xoff) return false;
   const int64_t shared_before = SharedOf(g);
