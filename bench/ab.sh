@@ -19,8 +19,11 @@ trap 'rm -rf "$OUT"' EXIT
 ratios=""
 for i in $(seq "$ROUNDS"); do
   if [ $((i % 2)) -eq 1 ]; then ca=0 cb=1; else ca=1 cb=0; fi
-  /usr/bin/time -f %U -o "$OUT/ta" taskset -c $ca "$A" run "$SC" -q --force -o "$OUT/a" "$@" >/dev/null &
-  /usr/bin/time -f %U -o "$OUT/tb" taskset -c $cb "$B" run "$SC" -q --force -o "$OUT/b" "$@" >/dev/null &
+  # Fresh result directories rather than --force, which builds older than
+  # the option (a3f20f7, before issue #15's work) do not take.
+  rm -rf "$OUT/a" "$OUT/b"
+  /usr/bin/time -f %U -o "$OUT/ta" taskset -c $ca "$A" run "$SC" -q -o "$OUT/a" "$@" >/dev/null &
+  /usr/bin/time -f %U -o "$OUT/tb" taskset -c $cb "$B" run "$SC" -q -o "$OUT/b" "$@" >/dev/null &
   wait
   ta=$(tail -1 "$OUT/ta") tb=$(tail -1 "$OUT/tb")
   echo "round $i: A ${ta}s (core $ca)  B ${tb}s (core $cb)"

@@ -23,7 +23,8 @@ trap 'rm -rf "$OUT"' EXIT
 count() {  # BIN NAME [args...]: runs under callgrind, prints the instruction total
   local bin=$1 name=$2
   shift 2
-  valgrind --tool=callgrind --callgrind-out-file="$OUT/$name.cg" "$bin" run "$SC" -q --force \
+  # Each run writes a directory of its own (no --force: older builds lack it).
+  valgrind --tool=callgrind --callgrind-out-file="$OUT/$name.cg" "$bin" run "$SC" -q \
     -o "$OUT/$name" "$@" >/dev/null 2>"$OUT/$name.log"
   sed -n 's/^==[0-9]*== Collected : //p' "$OUT/$name.log"
 }
