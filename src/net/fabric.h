@@ -265,6 +265,7 @@ struct Fabric {
 inline void Fabric::ArmWake(PortId port, Time t) {
   Port& p = ports[port];
   if (t < p.wake_at) {
+    p.wake_after = p.wake_at;  // still queued; kTimeMax when none was
     p.wake_at = t;
     Schedule(t, EventKind::kPortWake, port);
   }
@@ -281,7 +282,10 @@ inline void Fabric::KickPort(PortId port) {
 
 inline void Fabric::OnPortWake(PortId port) {
   Port& p = ports[port];
-  if (now >= p.wake_at) p.wake_at = kTimeMax;
+  if (now >= p.wake_at) {  // the tracked wake: the displaced one, if any, is next
+    p.wake_at = p.wake_after;
+    p.wake_after = kTimeMax;
+  }
   KickPort(port);
 }
 

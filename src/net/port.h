@@ -103,6 +103,13 @@ struct alignas(64) Port {
   uint16_t loss_fault = 0;      // packet_loss fault on this link: its index + 1 (0: none)
   double loss_probability = 0;  // per frame on the outgoing link (link errors)
   std::array<Time, kNumPriorities> paused_until{};  // peer's pause on our queues
+  // The pending kPortWake that an earlier one displaced from wake_at (a NIC's
+  // cut-through control frame arms a wake before a paced QP's): when wake_at's
+  // event fires this one takes its place, so a re-arm at its time schedules no
+  // second event. Only the latest displaced wake is kept; an older one stays
+  // queued untracked and may be scheduled again, which costs an extra no-op
+  // event, never a missed one.
+  Time wake_after = kTimeMax;
   PacketFifo control;  // MAC control (PFC, RCM) frames, sent before any queue
   std::array<PacketFifo, kNumPriorities> queue;  // egress queues per priority
 
