@@ -1,6 +1,7 @@
 // The rocesim command line. Subcommands (one file each, apps/commands.h):
 //   run SCENARIO.yaml [-o DIR] [--force] [--seed N] [--set key.path=value ...] [-q | -v]
-//       [--threads T|auto] [--partitions P] [--check]   (--check: validate and build only)
+//       [--threads T|auto] [--partitions P] [--window-trace FILE] [--check]
+//       (--check: validate and build only)
 //       (also under mpirun: one run partitioned over the ranks)
 //   report DIR / compare DIR...   (python/rocesim_report.py)
 //   import-hpcc CONFIG -o SCENARIO.yaml
@@ -98,6 +99,11 @@ int main(int argc, char** argv) {
                   "partitions fit the caches better on large fabrics (default: 1, 2 or 4 per "
                   "thread, the fewest that leave at most 1536 links to a partition)")
       ->check(CountIn("a partition count", 1, kMostPartitions));
+  run->add_option("--window-trace", run_opts.window_trace,
+                  "A partitioned run: write FILE, a CSV row per window and partition (window, "
+                  "start_ps, partition, events, seconds) to see where the partitions' work was "
+                  "uneven (bench/window_model.py replays it); written by rank 0 under mpirun")
+      ->type_name("FILE");
   // Handled by RunPythonTool before parsing; `rocesim report --help` shows their options.
   app.add_subcommand("report",
                      "Plot a results directory: PNGs and an HTML page in DIR/report/ "

@@ -17,6 +17,7 @@
 #include "apps/run_details.h"
 #include "apps/setup_line.h"
 #include "apps/stop_signals.h"
+#include "core/checked_write.h"
 #include "core/results_dir.h"
 #include "core/scratch_dir.h"
 #include "core/usable_cores.h"
@@ -242,11 +243,16 @@ int RunCommand(const RunOptions& options) {
   // machines need not share a filesystem.
   std::unique_ptr<ResultsDir> results;
   std::optional<ScratchDir> scratch;
+  const bool serial = o.threads <= 1 && o.partitions <= 1 && !ranks;
   OnEveryRank(ranks.get(), [&] {
-    if (writer)
+    if (writer) {
       results = std::make_unique<ResultsDir>(out_dir, o.force);
-    else
+      // The trace's file is made now, so that a path it cannot be written
+      // to fails before the run rather than after it.
+      if (!o.window_trace.empty() && !serial) WriteFileChecked(o.window_trace, "");
+    } else {
       scratch.emplace(fmt::format("rocesim-rank{}-", ranks->Rank()));
+    }
     return std::vector<AgreedValue>{};
   });
   const std::string files_dir = writer ? results->staging() : scratch->path();
@@ -258,7 +264,12 @@ int RunCommand(const RunOptions& options) {
   ProgressLine progress(scenario.duration, !quiet && terminal);
   auto update = [&](const RunProgress& p) { progress.Update(p); };
   auto setup = std::make_unique<SetupLine>(!quiet, terminal);
-  if (o.threads <= 1 && o.partitions <= 1 && !ranks) {
+  if (serial) {
+    if (!o.window_trace.empty())
+      fmt::print(stderr,
+                 "rocesim: warning: --window-trace: a serial run has no windows to trace; "
+                 "nothing written to {}\n",
+                 o.window_trace);
     Simulation sim(scenario, std::move(layout));
     setup.reset();
     if (o.verbose && !quiet) {
@@ -296,6 +307,7 @@ int RunCommand(const RunOptions& options) {
     built = std::make_unique<PartitionedRun>(scenario, o.threads, ranks.get(), o.partitions,
                                              std::move(layout));
     built->EnableMonitors(files_dir);
+    if (!o.window_trace.empty()) built->EnableWindowTrace();
     return ranks ? RunSetupValues(*built) : std::vector<AgreedValue>{};
   });
   PartitionedRun& run = *built;
@@ -318,6 +330,8 @@ int RunCommand(const RunOptions& options) {
   if (!o.quiet)
     fmt::print(stderr, "rocesim: {}{}{}\n", ranks ? fmt::format("rank {}: ", ranks->Rank()) : "",
                run.Balance(), ranks ? "; " + ranks->Describe() : "");
+  if (writer && !o.window_trace.empty())
+    WriteFileChecked(o.window_trace, WindowTraceCsv(run.window_trace()));
   if (!writer) {
     if (stats.invariant_break) return SayInvariantBroken(*stats.invariant_break, out_dir);
     return stats.interrupted ? StoppedExitStatus() : 0;

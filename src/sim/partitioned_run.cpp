@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <exception>
 #include <filesystem>
 #include <stdexcept>
@@ -296,6 +297,8 @@ void PartitionedRun::RunThread(uint32_t t, const Simulation::ProgressFn& progres
     const Time end = a.start + (quantum - 1);
     const Time last = std::min(end, until);
     if (t == 0) sh.last_window_clipped = end > until;
+    if (t == 0 && trace_windows_) [[unlikely]]
+      trace_starts_.push_back(a.start);
     // Every deadlock sample in the window (more than one when the window is
     // longer than the detector's period) is a meeting; the phase after a
     // sample starts with the detector's step on the pooled samples.
@@ -354,6 +357,51 @@ void PartitionedRun::Publish(uint32_t p, uint64_t window) {
   slot.window_events[p] = slot.events[p] - published_events_[p];
   published_events_[p] = slot.events[p];
   f.outbox_min_arrive = kTimeMax;
+  if (trace_windows_ && window > 0) [[unlikely]] {  // window 0: where the first events are
+    trace_events_[p].push_back(slot.window_events[p]);
+    const double seconds = times_.events[p];
+    trace_nanoseconds_[p].push_back(
+        static_cast<uint64_t>(std::llround((seconds - trace_seconds_at_[p]) * 1e9)));
+    trace_seconds_at_[p] = seconds;
+  }
+}
+
+void PartitionedRun::EnableWindowTrace() {
+  trace_windows_ = true;
+  trace_events_.assign(locals_, {});
+  trace_nanoseconds_.assign(locals_, {});
+  trace_seconds_at_.assign(locals_, 0);
+}
+
+void PartitionedRun::GatherWindowTrace() {
+  // Every rank ran the same windows with as many partitions (locals_), so
+  // each sends the same length: its partitions' events, then nanoseconds,
+  // partition by partition.
+  const size_t windows = trace_starts_.size();
+  std::vector<uint64_t> mine;
+  mine.reserve(2 * locals_ * windows);
+  for (const auto* per_partition : {&trace_events_, &trace_nanoseconds_})
+    for (const std::vector<uint64_t>& v : *per_partition)
+      mine.insert(mine.end(), v.begin(), v.end());
+  const uint32_t ranks = exchange_ ? exchange_->Ranks() : 1;
+  const std::vector<uint64_t> all = exchange_ ? exchange_->GatherAll(mine) : mine;
+  const bool whole = !exchange_ || exchange_->Rank() == 0;
+  const uint32_t parts = whole ? locals_ * ranks : locals_;
+  trace_.partitions = parts;
+  trace_.starts = trace_starts_;
+  trace_.events.assign(windows * parts, 0);
+  trace_.nanoseconds.assign(windows * parts, 0);
+  const size_t block = locals_ * windows;  // one rank's events (or nanoseconds)
+  for (uint32_t r = 0; r < (whole ? ranks : 1); ++r) {
+    const uint64_t* from = (whole ? all.data() + 2 * block * r : mine.data());
+    for (uint32_t p = 0; p < locals_; ++p) {
+      const uint32_t part = (whole ? r * locals_ : 0) + p;
+      for (size_t w = 0; w < windows; ++w) {
+        trace_.events[w * parts + part] = from[p * windows + w];
+        trace_.nanoseconds[w * parts + part] = from[block + p * windows + w];
+      }
+    }
+  }
 }
 
 WindowAgreement PartitionedRun::Agree(uint32_t t, uint64_t window) {
@@ -502,6 +550,7 @@ RunStats PartitionedRun::Run(const Simulation::ProgressFn& progress) {
   RethrowFirstFailure(errors);
   EndIfAPartitionFailed();
   Merge(stats);  // collective under MPI: every rank has flushed its files past it
+  if (trace_windows_) GatherWindowTrace();  // collective under MPI
   const std::string lost = exchange_ ? exchange_->CollectFiles(files_dir_) : "";
   past_last_meeting_ = true;
   if (!lost.empty()) throw std::runtime_error(lost);

@@ -51,6 +51,7 @@
 #include "sim/partition.h"
 #include "sim/rank_exchange.h"
 #include "sim/simulation.h"
+#include "sim/window_trace.h"
 
 namespace rocesim {
 
@@ -117,6 +118,13 @@ class PartitionedRun {
   // directory on the other ranks, whose files reach rank 0's DIR after the
   // run (RankExchange::CollectFiles) before the merge.
   void EnableMonitors(const std::string& dir);
+  // Records every window's start and each partition's events and seconds in
+  // it (sim/window_trace.h), for window_trace() after the run. Under MPI
+  // every rank must enable it (Run gathers the ranks' records, collectively).
+  void EnableWindowTrace();
+  // After Run: the trace of every partition of the job on rank 0 (and on a
+  // single machine); this rank's own partitions only on the other ranks.
+  const WindowTrace& window_trace() const { return trace_; }
   // Runs to the scenario's duration (or until every flow finished), then
   // merges what the replicas measured into result() (on rank 0 of an MPI job).
   // A partition that fails (throws: a monitor file it cannot write) ends
@@ -162,6 +170,9 @@ class PartitionedRun {
   // flushing the monitors' files, which it does); collective under MPI.
   void EndIfAPartitionFailed();
   void Merge(RunStats& stats);
+  // After the windows: the partitions' window records into trace_ (every
+  // rank's on rank 0; collective under MPI).
+  void GatherWindowTrace();
 
   Scenario scenario_;
   uint32_t threads_;
@@ -187,6 +198,16 @@ class PartitionedRun {
     double exchanging = 0;
   };
   std::vector<ThreadTimes> thread_times_;
+  // EnableWindowTrace's records: the windows' starts (thread 0 adds them)
+  // and, per local partition, its events and nanoseconds in each window
+  // (whichever thread runs the partition's window adds them in Publish),
+  // with its seconds of events when it last published.
+  bool trace_windows_ = false;
+  std::vector<Time> trace_starts_;
+  std::vector<std::vector<uint64_t>> trace_events_;
+  std::vector<std::vector<uint64_t>> trace_nanoseconds_;
+  std::vector<double> trace_seconds_at_;
+  WindowTrace trace_;
   struct Shared;
   std::unique_ptr<Shared> shared_;
 };
