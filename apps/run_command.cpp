@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <exception>
+#include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
@@ -164,6 +165,29 @@ RunStats RunOrEndJob(PartitionedRun& run, const Simulation::ProgressFn& update, 
   }
 }
 
+// --window-trace's file: made empty before the run, so that a path that
+// cannot be written fails at once rather than after the run, and removed
+// again unless the run wrote the trace into it (a run that fails leaves no
+// empty trace to be mistaken for one, as it leaves no results directory).
+class WindowTraceFile {
+ public:
+  void Create(const std::string& path) {
+    WriteFileChecked(path, "");
+    path_ = path;
+  }
+  void Write(const WindowTrace& trace) {
+    WriteFileChecked(path_, WindowTraceCsv(trace));
+    path_.clear();
+  }
+  ~WindowTraceFile() {
+    std::error_code ignored;
+    if (!path_.empty()) std::filesystem::remove(path_, ignored);
+  }
+
+ private:
+  std::string path_;  // created and not yet written
+};
+
 // Why `--threads auto` runs fewer threads than this process has cores.
 std::string AutoThreadsNote(const AutoThreadCount& fit, uint32_t ranks) {
   const std::string whole =
@@ -244,12 +268,11 @@ int RunCommand(const RunOptions& options) {
   std::unique_ptr<ResultsDir> results;
   std::optional<ScratchDir> scratch;
   const bool serial = o.threads <= 1 && o.partitions <= 1 && !ranks;
+  WindowTraceFile trace_file;
   OnEveryRank(ranks.get(), [&] {
     if (writer) {
       results = std::make_unique<ResultsDir>(out_dir, o.force);
-      // The trace's file is made now, so that a path it cannot be written
-      // to fails before the run rather than after it.
-      if (!o.window_trace.empty() && !serial) WriteFileChecked(o.window_trace, "");
+      if (!o.window_trace.empty() && !serial) trace_file.Create(o.window_trace);
     } else {
       scratch.emplace(fmt::format("rocesim-rank{}-", ranks->Rank()));
     }
@@ -330,8 +353,7 @@ int RunCommand(const RunOptions& options) {
   if (!o.quiet)
     fmt::print(stderr, "rocesim: {}{}{}\n", ranks ? fmt::format("rank {}: ", ranks->Rank()) : "",
                run.Balance(), ranks ? "; " + ranks->Describe() : "");
-  if (writer && !o.window_trace.empty())
-    WriteFileChecked(o.window_trace, WindowTraceCsv(run.window_trace()));
+  if (writer && !o.window_trace.empty()) trace_file.Write(run.window_trace());
   if (!writer) {
     if (stats.invariant_break) return SayInvariantBroken(*stats.invariant_break, out_dir);
     return stats.interrupted ? StoppedExitStatus() : 0;

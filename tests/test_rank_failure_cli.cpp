@@ -80,12 +80,14 @@ class RankFailureCli : public test::CliTest {
   }
 };
 
+// With --window-trace, its file (made before the run) goes too.
 TEST_F(RankFailureCli, APartitionThreadThatFailsEndsTheRun) {
-  const CliRun r = Shell(Rocesim(true, "--threads 2"));
+  const CliRun r = Shell(Rocesim(true, "--threads 2 --window-trace '" + dir_ + "trace.csv'"));
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_EQ(test::CountOf(r.output, "rocesim: error:"), 1) << r.output;
   EXPECT_NE(r.output.find("File too large"), std::string::npos) << r.output;
   ExpectNothingLeft();
+  EXPECT_FALSE(std::filesystem::exists(dir_ + "trace.csv"));
 }
 
 // Rank 1 fails, then rank 0 (which writes into the results' staging
