@@ -27,6 +27,7 @@
 #include "apps/commands.h"
 #include "apps/count_options.h"
 #include "apps/error_report.h"
+#include "apps/huge_page_heap.h"
 #include "core/build_info.h"
 #include "scenario/yaml_fields.h"
 
@@ -45,6 +46,9 @@ int main(int argc, char** argv) {
   if (argc >= 2 && (std::strcmp(argv[1], "report") == 0 || std::strcmp(argv[1], "compare") == 0 ||
                     std::strcmp(argv[1], "validate") == 0))
     return RunPythonTool(argc, argv);
+  // A simulation restarts itself once with its heap on huge pages.
+  if (argc >= 2 && (std::strcmp(argv[1], "run") == 0 || std::strcmp(argv[1], "sweep") == 0))
+    ExecWithHugePageHeap(argv);
 
   // An unknown command: name it, with the closest one, rather than CLI11's
   // "arguments were not expected".

@@ -13,6 +13,7 @@
 
 #include "apps/commands.h"
 #include "apps/error_report.h"
+#include "apps/huge_page_heap.h"
 #include "apps/mpi_rank_exchange.h"
 #include "apps/rank_agreement.h"
 #include "apps/run_details.h"
@@ -297,6 +298,7 @@ int RunCommand(const RunOptions& options) {
     setup.reset();
     if (o.verbose && !quiet) {
       PrintRunDetails(sim);
+      fmt::print(stderr, "rocesim: {}\n", HugePageHeapNote());
       fmt::print(stderr, "rocesim: 1 partition (serial run)\n");
     }
     sim.EnableMonitors(files_dir);
@@ -335,7 +337,10 @@ int RunCommand(const RunOptions& options) {
   });
   PartitionedRun& run = *built;
   setup.reset();
-  if (o.verbose && !quiet) PrintRunDetails(run.result());
+  if (o.verbose && !quiet) {
+    PrintRunDetails(run.result());
+    fmt::print(stderr, "rocesim: {}\n", HugePageHeapNote());
+  }
   if (!quiet)
     fmt::print(stderr, "rocesim: {} ({} rank{} x {} thread{}{})\n",
                run.partitioning().Describe(run.result().quantum()), ranks ? ranks->Ranks() : 1,

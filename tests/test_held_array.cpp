@@ -2,9 +2,14 @@
 // are destroyed; the slots of elements never held are never written.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <fstream>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "core/held_array.h"
+#include "core/huge_pages.h"
 
 namespace rocesim {
 namespace test_held_array {
@@ -61,6 +66,48 @@ TEST(HeldArray, SlotsNotHeldAreNeverWritten) {
   a.Hold(0);
   const auto* raw = reinterpret_cast<const unsigned char*>(&a[0]);
   for (size_t b = 2048 * sizeof(Counted); b < 2049 * sizeof(Counted); ++b) EXPECT_EQ(raw[b], 0);
+}
+
+// The VmFlags of the mapping that holds `p` (/proc/self/smaps): "hg" marks
+// one that asked for huge pages (madvise MADV_HUGEPAGE).
+std::string VmFlagsOf(const void* p) {
+  std::ifstream smaps("/proc/self/smaps");
+  const auto at = reinterpret_cast<uintptr_t>(p);
+  bool inside = false;
+  for (std::string line; std::getline(smaps, line);) {
+    uintptr_t lo = 0, hi = 0;
+    char dash = 0;
+    std::istringstream range(line);
+    if (range >> std::hex >> lo >> dash >> hi && dash == '-' && line.find(':') > line.find(' ')) {
+      inside = lo <= at && at < hi;
+    } else if (inside && line.rfind("VmFlags:", 0) == 0) {
+      return line;
+    }
+  }
+  return "";
+}
+
+// A serial run's arrays (every slot held) ask for huge pages; a partition's
+// (a few slots held) do not, so a 2 MB page never backs slots it lacks.
+TEST(HeldArray, OnlyAnArrayWhoseEverySlotIsHeldAsksForHugePages) {
+  if (!HugePagesWanted()) GTEST_SKIP() << "transparent huge pages are off here";
+  struct Big {
+    char bytes[512];
+  };
+  HeldArray<Big> whole;
+  whole.Reset(16384, /*every_slot=*/true);  // 8 MB
+  whole.Hold(0);
+  HeldArray<Big> partition;
+  partition.Reset(16384);
+  partition.Hold(0);
+  const auto has_hg = [](const std::string& flags) {
+    std::istringstream words(flags);
+    for (std::string w; words >> w;)
+      if (w == "hg") return true;
+    return false;
+  };
+  EXPECT_TRUE(has_hg(VmFlagsOf(&whole[0]))) << VmFlagsOf(&whole[0]);
+  EXPECT_FALSE(has_hg(VmFlagsOf(&partition[0]))) << VmFlagsOf(&partition[0]);
 }
 
 }  // namespace

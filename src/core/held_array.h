@@ -20,6 +20,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/huge_pages.h"
+
 namespace rocesim {
 
 template <typename T>
@@ -41,20 +43,25 @@ class HeldArray {
   }
   ~HeldArray() { Release(); }
 
-  // `n` slots, none held (any held before are destroyed).
-  void Reset(size_t n) {
+  // `n` slots, none held (any held before are destroyed). `every_slot`: all
+  // will be held (a serial run), so every page will be touched and the array
+  // asks for huge pages before any is (core/huge_pages.h). A partition's
+  // array does not: a 2 MB page would back the slots around the few it holds
+  // (k=32 in 8 partitions: 56% more memory).
+  void Reset(size_t n, bool every_slot = false) {
     Release();
     if (n == 0) return;
     void* p = mmap(nullptr, Bytes(n), PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
+    if (every_slot) AdviseHugePages(p, Bytes(n));
     data_ = static_cast<T*>(p);
     size_ = n;
     held_.assign(n, 0);
   }
-  // `n` slots, every one held (a serial run).
+  // `n` slots, every one held.
   void ResetAllHeld(size_t n) {
-    Reset(n);
+    Reset(n, true);
     for (size_t i = 0; i < n; ++i) Hold(i);
   }
   // Constructs element `i` (default) unless it is held already.

@@ -70,11 +70,13 @@ void Simulation::Build() {
 
   // The ports this replica holds: its nodes' ports, and the far end of each
   // of their links (a frame crossing a cut link lands from that port's wire).
+  // A serial run holds them all: its arrays go on huge pages (HeldArray::Reset).
   const auto num_ports = l.ports.size();
-  f.ports.Reset(num_ports);
+  const bool whole = local_.empty();
+  f.ports.Reset(num_ports, whole);
   f.port_drops.Reset(num_ports);
   f.switch_watchdog = sw.watchdog.enabled && sw.pfc.enabled;
-  if (f.switch_watchdog) f.wd_stall_since.Reset(num_ports);
+  if (f.switch_watchdog) f.wd_stall_since.Reset(num_ports, whole);
   auto hold = [&](PortId i) {
     if (f.ports.Held(i)) return;
     const PortLink& link = l.ports[i];
@@ -140,7 +142,7 @@ void Simulation::Build() {
   }
   // NICs: those of hosts whose port this replica holds (its own, and a
   // host across a cut link from one of its switches).
-  f.nics.Reset(l.host_nodes.size());
+  f.nics.Reset(l.host_nodes.size(), whole);
   for (uint32_t h = 0; h < l.host_nodes.size(); ++h)
     if (f.ports.Held(l.HostPort(h))) f.nics.Hold(h).Init(h, l.HostPort(h), host);
 
