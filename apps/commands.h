@@ -24,8 +24,8 @@ struct RunOptions {
   bool check = false;       // --check: validate and build, simulate nothing
   uint32_t threads = 1;     // threads on this machine (sim/partitioned_run.h)
   uint32_t partitions = 0;  // partitions on this machine (>= `threads`; 0: by the fabric's size)
-  std::string
-      window_trace;  // --window-trace: a partitioned run's windows, as CSV (sim/window_trace.h)
+  // --window-trace: a partitioned run's windows, as CSV (sim/window_trace.h).
+  std::string window_trace;
 };
 int RunCommand(const RunOptions& options);
 // `rocesim report|compare ...`: execs python/rocesim_report.py (argv[1] is the

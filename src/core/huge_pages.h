@@ -2,13 +2,12 @@
 // thirty-eighth session). A frame's hop reads a port, its wire's ring, a
 // queue and NIC state scattered over tens to hundreds of megabytes; with 4 KB
 // pages most of those reads on a large fabric also miss the TLB. On k=32 the
-// port array on 2 MB pages alone ran 6% faster, and the heap as well 15%,
-// with every result identical. A Debian system's THP setting ("madvise")
+// port array on 2 MB pages alone ran 6% faster, and with the heap on them
+// too 15%, with every result identical. A Debian system's THP setting ("madvise")
 // gives huge pages only to memory that asks for them: this is how rocesim asks.
 #pragma once
 
 #include <cstddef>
-#include <string>
 
 namespace rocesim {
 
