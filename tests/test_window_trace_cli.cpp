@@ -65,14 +65,12 @@ class WindowTraceCli : public test::CliTest {
     }
     return rows;
   }
-  nlohmann::json Run(const std::string& name) {
-    return nlohmann::json::parse(ReadFile(dir_ + name + "/summary.json"))["run"];
-  }
   // The trace of dir_/name: a row per window and partition, in order; the
   // windows' starts rising; the events adding up to the run's.
   std::vector<TraceRow> ExpectWholeTrace(const std::string& name, uint32_t partitions) {
     const std::vector<TraceRow> rows = ReadTrace(dir_ + name + ".csv");
-    const nlohmann::json run = Run(name);
+    const nlohmann::json summary = nlohmann::json::parse(ReadFile(dir_ + name + "/summary.json"));
+    const nlohmann::json& run = summary["run"];
     const uint64_t windows = run["partitioned_time"]["windows"].get<uint64_t>();
     EXPECT_GT(windows, 10u);
     EXPECT_EQ(run["partitions"].get<uint32_t>(), partitions);
@@ -89,7 +87,6 @@ class WindowTraceCli : public test::CliTest {
       EXPECT_GE(rows[i].seconds, 0) << i;
       events += rows[i].events;
     }
-    const nlohmann::json summary = nlohmann::json::parse(ReadFile(dir_ + name + "/summary.json"));
     EXPECT_EQ(events, summary["events"].get<uint64_t>());
     return rows;
   }

@@ -8,6 +8,8 @@
 #include <cmath>
 #include <exception>
 #include <filesystem>
+#include <iterator>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -359,10 +361,7 @@ void PartitionedRun::Publish(uint32_t p, uint64_t window) {
   f.outbox_min_arrive = kTimeMax;
   if (trace_windows_ && window > 0) [[unlikely]] {  // window 0: where the first events are
     trace_events_[p].push_back(slot.window_events[p]);
-    const double seconds = times_.events[p];
-    trace_nanoseconds_[p].push_back(
-        static_cast<uint64_t>(std::llround((seconds - trace_seconds_at_[p]) * 1e9)));
-    trace_seconds_at_[p] = seconds;
+    trace_nanoseconds_[p].push_back(static_cast<uint64_t>(std::llround(times_.events[p] * 1e9)));
   }
 }
 
@@ -370,36 +369,32 @@ void PartitionedRun::EnableWindowTrace() {
   trace_windows_ = true;
   trace_events_.assign(locals_, {});
   trace_nanoseconds_.assign(locals_, {});
-  trace_seconds_at_.assign(locals_, 0);
 }
 
 void PartitionedRun::GatherWindowTrace() {
   // Every rank ran the same windows with as many partitions (locals_), so
-  // each sends the same length: its partitions' events, then nanoseconds,
-  // partition by partition.
+  // each sends the same length: its partitions' events, then nanoseconds
+  // (each window's, from the running totals Publish kept), partition by
+  // partition.
   const size_t windows = trace_starts_.size();
   std::vector<uint64_t> mine;
   mine.reserve(2 * locals_ * windows);
-  for (const auto* per_partition : {&trace_events_, &trace_nanoseconds_})
-    for (const std::vector<uint64_t>& v : *per_partition)
-      mine.insert(mine.end(), v.begin(), v.end());
-  const uint32_t ranks = exchange_ ? exchange_->Ranks() : 1;
+  for (const std::vector<uint64_t>& v : trace_events_) mine.insert(mine.end(), v.begin(), v.end());
+  for (const std::vector<uint64_t>& v : trace_nanoseconds_)
+    std::adjacent_difference(v.begin(), v.end(), std::back_inserter(mine));
   const std::vector<uint64_t> all = exchange_ ? exchange_->GatherAll(mine) : mine;
-  const bool whole = !exchange_ || exchange_->Rank() == 0;
-  const uint32_t parts = whole ? locals_ * ranks : locals_;
+  if (exchange_ && exchange_->Rank() != 0) return;  // rank 0 writes the trace
+  const uint32_t parts = partitioning_.parts;
   trace_.partitions = parts;
   trace_.starts = trace_starts_;
-  trace_.events.assign(windows * parts, 0);
-  trace_.nanoseconds.assign(windows * parts, 0);
+  trace_.events.resize(windows * parts);
+  trace_.nanoseconds.resize(windows * parts);
   const size_t block = locals_ * windows;  // one rank's events (or nanoseconds)
-  for (uint32_t r = 0; r < (whole ? ranks : 1); ++r) {
-    const uint64_t* from = (whole ? all.data() + 2 * block * r : mine.data());
-    for (uint32_t p = 0; p < locals_; ++p) {
-      const uint32_t part = (whole ? r * locals_ : 0) + p;
-      for (size_t w = 0; w < windows; ++w) {
-        trace_.events[w * parts + part] = from[p * windows + w];
-        trace_.nanoseconds[w * parts + part] = from[block + p * windows + w];
-      }
+  for (uint32_t part = 0; part < parts; ++part) {
+    const uint64_t* events = all.data() + 2 * block * (part / locals_) + (part % locals_) * windows;
+    for (size_t w = 0; w < windows; ++w) {
+      trace_.events[w * parts + part] = events[w];
+      trace_.nanoseconds[w * parts + part] = events[block + w];
     }
   }
 }

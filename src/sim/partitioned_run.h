@@ -123,7 +123,7 @@ class PartitionedRun {
   // every rank must enable it (Run gathers the ranks' records, collectively).
   void EnableWindowTrace();
   // After Run: the trace of every partition of the job on rank 0 (and on a
-  // single machine); this rank's own partitions only on the other ranks.
+  // single machine); empty on the other ranks.
   const WindowTrace& window_trace() const { return trace_; }
   // Runs to the scenario's duration (or until every flow finished), then
   // merges what the replicas measured into result() (on rank 0 of an MPI job).
@@ -199,14 +199,13 @@ class PartitionedRun {
   };
   std::vector<ThreadTimes> thread_times_;
   // EnableWindowTrace's records: the windows' starts (thread 0 adds them)
-  // and, per local partition, its events and nanoseconds in each window
-  // (whichever thread runs the partition's window adds them in Publish),
-  // with its seconds of events when it last published.
+  // and, per local partition, its events in each window and its nanoseconds
+  // of events so far at each window's end (whichever thread runs the
+  // partition's window adds them in Publish).
   bool trace_windows_ = false;
   std::vector<Time> trace_starts_;
   std::vector<std::vector<uint64_t>> trace_events_;
   std::vector<std::vector<uint64_t>> trace_nanoseconds_;
-  std::vector<double> trace_seconds_at_;
   WindowTrace trace_;
   struct Shared;
   std::unique_ptr<Shared> shared_;
