@@ -12,4 +12,4 @@ $SUDO apt-get install -y -qq --no-install-recommends \
   libopenmpi-dev openmpi-bin libmetis-dev \
   python3 python3-yaml python3-numpy python3-matplotlib \
   pybind11-dev python3-dev python3-pandas \
-  tshark >/dev/null
+  tshark clang-format >/dev/null
