@@ -18,9 +18,10 @@
 // of a parallel run (sim/partitioned_run.h) keeps routes only for the flows
 // its switches forward: the flows its hosts send, computed when they start,
 // and any other flow when its first frame enters (Entering: one its hosts
-// receive, or one that only crosses it). Those take places in the order they come, behind a map
-// from id to place (4 bytes a flow against a route's 64), so the cache of a partition falls with
-// the partition count. A frame names its route by place, which is the partition's own: Entering
+// receive, or one that only crosses it). Those take places in the order
+// they come, behind a map from id to place (4 bytes a flow against a
+// route's 64), so the cache of a partition falls with the partition count.
+// A frame names its route by place, which is the partition's own: Entering
 // renames it as it crosses.
 #pragma once
 
