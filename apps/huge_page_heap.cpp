@@ -11,13 +11,14 @@
 namespace rocesim {
 namespace {
 
+constexpr const char* kTunableName = "glibc.malloc.hugetlb=";
 constexpr const char* kTunable = "glibc.malloc.hugetlb=1";
 
 // The tunable's value in this process's environment ('\0' when not set).
 char HeapTunable() {
   const char* t = std::getenv("GLIBC_TUNABLES");
-  const char* at = t != nullptr ? std::strstr(t, "glibc.malloc.hugetlb=") : nullptr;
-  return at != nullptr ? at[std::strlen("glibc.malloc.hugetlb=")] : '\0';
+  const char* at = t != nullptr ? std::strstr(t, kTunableName) : nullptr;
+  return at != nullptr ? at[std::strlen(kTunableName)] : '\0';
 }
 
 bool UnderValgrind() {

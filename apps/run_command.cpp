@@ -13,7 +13,6 @@
 
 #include "apps/commands.h"
 #include "apps/error_report.h"
-#include "apps/huge_page_heap.h"
 #include "apps/mpi_rank_exchange.h"
 #include "apps/rank_agreement.h"
 #include "apps/run_details.h"
@@ -298,7 +297,6 @@ int RunCommand(const RunOptions& options) {
     setup.reset();
     if (o.verbose && !quiet) {
       PrintRunDetails(sim);
-      fmt::print(stderr, "rocesim: {}\n", HugePageHeapNote());
       fmt::print(stderr, "rocesim: 1 partition (serial run)\n");
     }
     sim.EnableMonitors(files_dir);
@@ -337,10 +335,7 @@ int RunCommand(const RunOptions& options) {
   });
   PartitionedRun& run = *built;
   setup.reset();
-  if (o.verbose && !quiet) {
-    PrintRunDetails(run.result());
-    fmt::print(stderr, "rocesim: {}\n", HugePageHeapNote());
-  }
+  if (o.verbose && !quiet) PrintRunDetails(run.result());
   if (!quiet)
     fmt::print(stderr, "rocesim: {} ({} rank{} x {} thread{}{})\n",
                run.partitioning().Describe(run.result().quantum()), ranks ? ranks->Ranks() : 1,

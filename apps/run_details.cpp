@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "apps/huge_page_heap.h"
 #include "sim/partition.h"
 #include "sim/simulation.h"
 
@@ -59,6 +60,7 @@ void PrintRunDetails(const Simulation& sim) {
     fmt::print(stderr, "rocesim:   traffic[{}] {}: {}, {} bytes\n", i,
                TrafficKindName(sc.traffic[i].kind), Plural(totals[i].flows, "flow", "flows"),
                totals[i].bytes);
+  fmt::print(stderr, "rocesim: {}\n", HugePageHeapNote());
 }
 
 }  // namespace rocesim

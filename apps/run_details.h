@@ -25,8 +25,8 @@ void PrintWarnings(const std::vector<std::string>& warnings);
 void CheckScenario(const Scenario& scenario, const CutRequest& cut, bool print,
                    std::shared_ptr<const FabricLayout> laid_out = nullptr);
 
-// `-v`: the fabric's size and each traffic entry's expansion (flows, bytes),
-// on stderr.
+// `-v`: the fabric's size, each traffic entry's expansion (flows, bytes) and
+// whether the heap is on huge pages (apps/huge_page_heap.h), on stderr.
 void PrintRunDetails(const Simulation& sim);
 
 }  // namespace rocesim

@@ -391,10 +391,11 @@ void PartitionedRun::GatherWindowTrace() {
   trace_.nanoseconds.resize(windows * parts);
   const size_t block = locals_ * windows;  // one rank's events (or nanoseconds)
   for (uint32_t part = 0; part < parts; ++part) {
-    const uint64_t* events = all.data() + 2 * block * (part / locals_) + (part % locals_) * windows;
+    // The partition's events in its rank's block, its nanoseconds `block` further on.
+    const uint64_t* from = all.data() + 2 * block * (part / locals_) + (part % locals_) * windows;
     for (size_t w = 0; w < windows; ++w) {
-      trace_.events[w * parts + part] = events[w];
-      trace_.nanoseconds[w * parts + part] = events[block + w];
+      trace_.events[w * parts + part] = from[w];
+      trace_.nanoseconds[w * parts + part] = from[block + w];
     }
   }
 }
