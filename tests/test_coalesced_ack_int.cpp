@@ -60,8 +60,11 @@ PktId DataPacket(Fabric& f, uint32_t psn, const IntStack& stack) {
 // The ACK host 1 has sent: on its port's wire, or queued behind it.
 PktId SentAck(const Fabric& f) {
   const Port& p = f.ports[f.nics[1].port()];
-  for (uint32_t i = 0; i < p.wire.Count(); ++i)
-    if (f.pool[p.wire.At(i)].type == PktType::kAck) return p.wire.At(i);
+  PktId on_wire = kNoPkt;
+  p.wire.ForEach(f.pool, [&](PktId id, Time) {
+    if (on_wire == kNoPkt && f.pool[id].type == PktType::kAck) on_wire = id;
+  });
+  if (on_wire != kNoPkt) return on_wire;
   for (const PacketFifo& q : p.queue)
     for (PktId id = q.head; id != kNoPkt; id = f.pool[id].next)
       if (f.pool[id].type == PktType::kAck) return id;

@@ -77,7 +77,7 @@ PktId MakeData(Fabric& f, uint32_t dst, int dscp, uint8_t ttl) {
 std::vector<PktId> FramesAt(const Fabric& f, PortId port) {
   std::vector<PktId> ids;
   const Port& p = f.ports[port];
-  for (uint32_t i = 0; i < p.wire.Count(); ++i) ids.push_back(p.wire.At(i));
+  p.wire.ForEach(f.pool, [&](PktId id, Time) { ids.push_back(id); });
   for (const PacketFifo* fifo : {&p.queue[0], &p.queue[3]})
     for (PktId id = fifo->head; id != kNoPkt; id = f.pool[id].next) ids.push_back(id);
   return ids;

@@ -89,9 +89,9 @@ traffic:
 // each link's delay adds 4 x delay to the FCT (two data hops, two ACK hops).
 // Two one-packet flows from the other host start 4.5 ms apart, so their
 // frames land 4.5 ms apart on each wire, both in flight at once. 2 ms links
-// keep a wire's 32-bit copy of its second frame's arrival (net/wire.h),
+// keep each frame's 32-bit copy of its successor's arrival (net/wire.h),
 // whose low bits wrap every 4.3 ms of the run; 5 ms links are beyond it
-// (Port::kLinkLongDelay) and land from the ring. The RTO stays above the RTT.
+// (Port::kLongDelay) and land from their full times. The RTO stays above the RTT.
 TEST(Physics, LongLinksKeepTheExactFct) {
   for (const auto& [delay, delay_ps] :
        {std::pair{"2ms", 2 * kMillisecond}, std::pair{"5ms", 5 * kMillisecond}}) {
@@ -358,10 +358,10 @@ traffic:
   for (Time t = 0; sim.Advance(t) && t <= sc.duration; t += 250 * kNanosecond) {
     for (PortId p = 0; p < f.ports.size(); ++p) {
       if (!f.nodes[f.ports[p].node].is_switch) continue;
-      const Wire& w = f.ports[p].wire;
-      for (uint32_t i = 0; i < w.Count(); ++i)
-        if (f.pool[w.At(i)].type == PktType::kPause)
-          pauses[p][w.ArriveAt(i)] = static_cast<int>(f.pool[w.At(i)].psn);
+      f.ports[p].wire.ForEach(f.pool, [&](PktId id, Time arrive) {
+        if (f.pool[id].type == PktType::kPause)
+          pauses[p][arrive] = static_cast<int>(f.pool[id].psn);
+      });
     }
   }
   EXPECT_EQ(f.flows_finished, f.flows.Count());

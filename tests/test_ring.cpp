@@ -1,5 +1,5 @@
-// Tests of the FIFO ring (core/ring.h) that holds the frames of every wire:
-// first in, first out across wrap-around and growth, against a std::deque.
+// Tests of the FIFO ring (core/ring.h) that holds a very long link's arrival
+// times: first in, first out across wrap-around and growth, against a std::deque.
 #include <gtest/gtest.h>
 
 #include <cstdint>

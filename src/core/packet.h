@@ -52,6 +52,9 @@ struct alignas(64) Packet {
   uint32_t psn = 0;      // data: PSN; ACK/NAK: next expected PSN; pause: quanta
   // The flow route this frame follows (net/flow_routes.h), or UINT32_MAX.
   uint32_t route = UINT32_MAX;
+  // On a wire (net/wire.h): the low 32 bits of the arrival time of the frame
+  // launched after this one on the same wire, which `next` names.
+  uint32_t wire_next_arrive = 0;
   Time sent = 0;          // NIC transmit timestamp (echoed in ACKs for RTT)
   uint64_t flow_key = 0;  // five-tuple key for ECMP (Routing::FlowKey)
 };

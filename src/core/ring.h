@@ -1,7 +1,6 @@
 // A growable FIFO ring of small POD entries (power-of-two capacity, never
-// shrinks): a wire keeps its frames in flight here (net/wire.h), each
-// frame's arrival time beside its packet id, so that scheduling the next
-// landing reads one sequentially-used ring line instead of a packet.
+// shrinks): a wire of a very long link keeps its frames' full arrival times
+// here (net/wire.h).
 #pragma once
 
 #include <cstdint>

@@ -58,7 +58,7 @@ void Fabric::ReceiveAcross(const CrossFramesView& from) {
     }
     Port& p = ports[c.port];
     const bool wire_was_empty = p.wire.Empty();
-    p.wire.Push(id, c.arrive);
+    p.wire.Push(pool, id, c.arrive);
     if (wire_was_empty) ScheduleArrival(c.arrive, c.port, id);
   }
 }

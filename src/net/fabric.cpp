@@ -167,7 +167,7 @@ uint64_t Fabric::FramesInNetwork(uint64_t* payload_bytes) const {
     for (PktId id = fifo.head; id != kNoPkt; id = pool[id].next) count(id);
   };
   for (const Port& p : ports) {
-    for (uint32_t i = 0; i < p.wire.Count(); ++i) count(p.wire.At(i));
+    p.wire.ForEach(pool, [&](PktId id, Time) { count(id); });
     // Frames still in a NIC's own queue have not been injected yet.
     if (nodes[p.node].is_switch)
       for (const PacketFifo& q : p.queue) walk(q);

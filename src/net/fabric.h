@@ -258,7 +258,7 @@ struct Fabric {
     }
   }
   const bool wire_was_empty = p.wire.Empty();
-  p.wire.Push(id, arrive);
+  p.wire.Push(pool, id, arrive);
   if (wire_was_empty) ScheduleArrival(arrive, port, id);
 }
 

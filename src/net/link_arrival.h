@@ -21,24 +21,14 @@ namespace rocesim {
     // event of a failed link may name a frame long gone).
     id = p.wire.Head();
   }
-  if (p.wire.Count() > 1) {
-    // The next frame, from the wire's copy (its ring entry is cold) unless
-    // the link is unusual (its ring entry then).
-    PktId next;
-    Time next_arrive;
-    if (!link_ops) [[likely]] {
-      next = p.wire.SecondId();
-      next_arrive = p.wire.SecondArrive(now);
-    } else {
-      next = p.wire.At(1);
-      next_arrive = p.wire.ArriveAt(1);
-    }
-    p.wire.Drop();
-    ScheduleArrival(next_arrive, port, next);
+  // The landing frame's packet names the next frame on the wire and when
+  // it lands (net/wire.h).
+  p.wire.Drop(pool[id]);
+  if (!p.wire.Empty()) {
+    const PktId next = p.wire.Head();
+    ScheduleArrival(p.wire.HeadArrive(), port, next);
     // It lands a frame time from now: fetch its packet meanwhile.
     __builtin_prefetch(&pool[next]);
-  } else {
-    p.wire.Drop();
   }
   const PortId in = p.peer;
   // A frame corrupted on the wire fails its FCS check at the receiver.

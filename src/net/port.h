@@ -50,7 +50,7 @@ struct alignas(64) Port {
   // Faults (src/ops/): link_ops non-zero when arrivals on this port's link
   // need more than the common path — kLinkHasFailed (stays set: stale
   // arrival events may follow), kLinkLossy (a packet_loss fault), kLinkErrors
-  // (bit errors: loss_probability > 0), kLinkLongDelay, kLinkCut and the
+  // (bit errors: loss_probability > 0), kLinkCut and the
   // packet captures' kLinkCaptureTx / kLinkCaptureRx (below); tx_hold: the transmitter starts
   // nothing (its link is down, or it is the NIC of a dead server,
   // src/ops/mac_entry_loss.h).
@@ -59,9 +59,6 @@ struct alignas(64) Port {
   static constexpr uint8_t kLinkHasFailed = 1;
   static constexpr uint8_t kLinkLossy = 2;
   static constexpr uint8_t kLinkErrors = 4;
-  // The link's delay is 2^31 ps (2.1 ms) or more: a landing reads the next
-  // frame's arrival from its ring entry, not from the wire's 32-bit copy.
-  static constexpr uint8_t kLinkLongDelay = 8;
   // A partitioned run (sim/partitioned_run.h) set on the sending side of a
   // cut link: its frames go to the partition that owns the far end
   // (Fabric::SendAcross) instead of onto this replica's wire.
@@ -71,6 +68,8 @@ struct alignas(64) Port {
   // end are (set on the captured port's peer).
   static constexpr uint8_t kLinkCaptureTx = 32;
   static constexpr uint8_t kLinkCaptureRx = 64;
+  // A link whose delay plus one frame's serialization reaches this keeps its
+  // frames' full arrival times (Wire::KeepFullArrivals).
   static constexpr Time kLongDelay = Time{1} << 31;
   // Bit p: a switch drops frames routed to egress queue p (a watchdog's
   // wd_drop, or every bit while the link is down; src/ops/).

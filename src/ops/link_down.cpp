@@ -16,7 +16,7 @@ void LinkDown(Fabric& f, PortId port) {
     p.link_ops |= Port::kLinkHasFailed;
     // The wire's frames never arrive (their kLinkArrive events go stale).
     while (!p.wire.Empty()) {
-      const PktId id = p.wire.Pop();
+      const PktId id = p.wire.Pop(f.pool);
       if (f.pool[id].type == PktType::kPause || f.pool[id].type == PktType::kRcmNotify) {
         f.FreeControlFrame(id);
       } else {

@@ -37,7 +37,7 @@ bool OnFaultyLinkArrive(Fabric& f, PortId port) {
   const bool lose =
       st.every_nth > 0 ? ++st.seen % st.every_nth == 0 : st.rng.Uniform() < st.probability;
   if (!lose) return false;
-  p.wire.Pop();
+  p.wire.Pop(f.pool);
   if (!p.wire.Empty()) f.ScheduleArrival(p.wire.HeadArrive(), port, p.wire.Head());
   f.CountDrop(id, DropCause::kInjectedLoss, p.peer);
   return true;

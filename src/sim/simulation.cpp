@@ -93,11 +93,11 @@ void Simulation::Build() {
       p.link_ops |= Port::kLinkErrors;
       f.LinkRng(i) = Rng(scenario_.seed, 0x11CE000000000000ULL + i);
     }
-    // A wire keeps the second frame's arrival in 32 bits (net/wire.h): it
-    // must land within 2^31 ps of the head, a delay plus one frame (of at
-    // most 1 MB, far above any MTU) later.
+    // A wire keeps each frame's successor's arrival in 32 bits (net/wire.h):
+    // it must land within 2^31 ps of its predecessor, a delay plus one frame
+    // (of at most 1 MB, far above any MTU) later.
     if (link.delay + SerializationTime(1 << 20, link.rate_bps) >= Port::kLongDelay)
-      p.link_ops |= Port::kLinkLongDelay;
+      p.wire.KeepFullArrivals();
     const Time ps_per_byte = ExactPsPerByte(link.rate_bps);
     p.ps_per_byte = ps_per_byte <= UINT32_MAX ? static_cast<uint32_t>(ps_per_byte) : 0;
     const Node& receiver = l.nodes[l.ports[link.peer].node];
