@@ -4,6 +4,12 @@
 // Included by the event loop (sim/simulation.cpp) and nothing else.
 #pragma once
 
+#ifdef ROCESIM_CHECKS
+#include <fmt/format.h>
+
+#include <stdexcept>
+#endif
+
 #include "net/fabric.h"
 #include "net/switch_forward.h"
 #include "ops/packet_loss.h"
@@ -22,7 +28,12 @@ namespace rocesim {
     id = p.wire.Head();
   }
   // The landing frame's packet names the next frame on the wire and when
-  // it lands (net/wire.h).
+  // it lands (net/wire.h): it must be the wire's head.
+#ifdef ROCESIM_CHECKS
+  if (id != p.wire.Head())
+    throw std::logic_error(
+        fmt::format("port {}: frame {} lands but the wire's head is {}", port, id, p.wire.Head()));
+#endif
   p.wire.Drop(pool[id]);
   if (!p.wire.Empty()) {
     const PktId next = p.wire.Head();
