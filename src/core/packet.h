@@ -30,7 +30,7 @@ enum Ecn : uint8_t { kNotEct = 0b00, kEct1 = 0b01, kEct0 = 0b10, kCe = 0b11 };
 constexpr uint8_t kDefaultTtl = 64;
 
 struct alignas(64) Packet {
-  PktId next = kNoPkt;  // intrusive FIFO link
+  PktId next = kNoPkt;  // intrusive FIFO link: a queue's, or a wire's (net/wire.h)
   PktType type = PktType::kData;
   uint8_t priority = 0;  // queue class at the current hop (from DSCP at switches)
   uint8_t dscp = 0;

@@ -204,10 +204,10 @@ PktId Nic::DequeueData(Fabric& f, Port& p) {
   Time wake = kTimeMax;
   if (!p.queue[ctrl].Empty()) wake = p.paused_until[ctrl];
   const size_t n = active_.size();
-  // The QPs in turn from rr_ (Deactivate keeps it below n; wrapped if not),
-  // stepping without a division per QP: a hardware divide was a sixth of
-  // this function's time (bench/NOTES.md, fortieth session).
-  size_t idx = rr_ < n ? rr_ : (n > 0 ? rr_ % n : 0);
+  // The QPs in turn from rr_, stepping without a division per QP: a
+  // hardware divide was a sixth of this function's time (bench/NOTES.md,
+  // fortieth session).
+  size_t idx = rr_;
   for (size_t i = 0; i < n && id == kNoPkt; ++i, idx = idx + 1 == n ? 0 : idx + 1) {
     Flow& flow = f.flows[active_[idx]];
     if (p.Paused(flow.priority, f.now)) {

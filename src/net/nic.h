@@ -85,7 +85,7 @@ class Nic {
   uint32_t ack_bytes_ = 0;        // ACK / NAK frame: headers + AETH
   uint32_t cnp_bytes_ = 0;        // CNP frame: headers + reserved bytes
   std::vector<uint32_t> active_;  // flows with packets to send, in round-robin order
-  size_t rr_ = 0;
+  size_t rr_ = 0;  // the QP to try first: below active_.size(), or 0 (Deactivate keeps it so)
 };
 
 }  // namespace rocesim
