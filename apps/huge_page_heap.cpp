@@ -5,20 +5,21 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <string_view>
 
 #include "core/huge_pages.h"
 
 namespace rocesim {
 namespace {
 
-constexpr const char* kTunableName = "glibc.malloc.hugetlb=";
-constexpr const char* kTunable = "glibc.malloc.hugetlb=1";
+// The tunable, up to its value.
+constexpr std::string_view kTunableName = "glibc.malloc.hugetlb=";
 
 // The tunable's value in this process's environment ('\0' when not set).
 char HeapTunable() {
   const char* t = std::getenv("GLIBC_TUNABLES");
-  const char* at = t != nullptr ? std::strstr(t, kTunableName) : nullptr;
-  return at != nullptr ? at[std::strlen(kTunableName)] : '\0';
+  const char* at = t != nullptr ? std::strstr(t, kTunableName.data()) : nullptr;
+  return at != nullptr ? at[kTunableName.size()] : '\0';
 }
 
 bool UnderValgrind() {
@@ -32,7 +33,8 @@ void ExecWithHugePageHeap(char** argv) {
   if (!HugePagesWanted() || HeapTunable() != '\0' || UnderValgrind()) return;
   const char* before = std::getenv("GLIBC_TUNABLES");
   const std::string saved = before != nullptr ? before : "";
-  const std::string tunables = saved.empty() ? kTunable : saved + ":" + kTunable;
+  const std::string tunable = std::string(kTunableName) + "1";
+  const std::string tunables = saved.empty() ? tunable : saved + ":" + tunable;
   // The program's own path, not /proc/self/exe, so that the process keeps
   // its name (ps, pgrep and killall see "rocesim", not "exe").
   std::string self(4096, '\0');
