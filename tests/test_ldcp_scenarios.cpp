@@ -57,11 +57,8 @@ switch:
 host: {cc: ldcp}
 )";
 
-// 1. Four long flows into one 100G port. Measured over the second
-// millisecond: queue mean 16.0 KB, max 21.2 KB (K_max 100 KB); goodput
-// 92.4 Gb/s, the ceiling; no drops.
-TEST(LdcpScenario, LongFlowsKeepTheQueueFarBelowKmaxAtHighUtilisation) {
-  auto sim = Build(std::string(R"(
+// Four long flows into one 100G port, for 2 ms.
+constexpr const char* kFourLongFlows = R"(
 duration: 2ms
 topology: {type: star, hosts: 5, host_link: {rate: 100Gbps, delay: 1us}}
 traffic:
@@ -71,7 +68,13 @@ traffic:
       - {src: 2, dst: 0, size: 100MB}
       - {src: 3, dst: 0, size: 100MB}
       - {src: 4, dst: 0, size: 100MB}
-)") + kSwitch);
+)";
+
+// 1. Four long flows into one 100G port. Measured over the second
+// millisecond: queue mean 16.0 KB, max 21.2 KB (K_max 100 KB); goodput
+// 92.4 Gb/s, the ceiling; no drops.
+TEST(LdcpScenario, LongFlowsKeepTheQueueFarBelowKmaxAtHighUtilisation) {
+  auto sim = Build(std::string(kFourLongFlows) + kSwitch);
   Fabric& f = sim->fabric();
   const PortId bn = EgressTo(f, 0);
   ASSERT_TRUE(sim->Advance(1 * kMillisecond));
@@ -299,17 +302,7 @@ traffic:
 // goodput 81.4 Gb/s (rate-based AIMD on CNPs oscillates more than per-ACK
 // windows), no drops.
 TEST(LdcpScenario, EventApiVariantBoundsTheQueue) {
-  auto sim = Build(std::string(R"(
-duration: 2ms
-topology: {type: star, hosts: 5, host_link: {rate: 100Gbps, delay: 1us}}
-traffic:
-  - type: flows
-    flows:
-      - {src: 1, dst: 0, size: 100MB}
-      - {src: 2, dst: 0, size: 100MB}
-      - {src: 3, dst: 0, size: 100MB}
-      - {src: 4, dst: 0, size: 100MB}
-)") + kSwitch,
+  auto sim = Build(std::string(kFourLongFlows) + kSwitch,
                    {"host.ldcp.variant=event_api", "host.cnp_interval=0us"});
   Fabric& f = sim->fabric();
   const PortId bn = EgressTo(f, 0);
