@@ -176,7 +176,7 @@ class WindowTraceFile {
     path_ = path;
   }
   void Write(const WindowTrace& trace) {
-    WriteFileChecked(path_, WindowTraceCsv(trace));
+    WriteWindowTraceCsv(trace, path_);
     path_.clear();
   }
   ~WindowTraceFile() {

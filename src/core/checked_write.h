@@ -3,6 +3,7 @@
 // flushed), so no output is silently empty or cut short (issue #19).
 #pragma once
 
+#include <fstream>
 #include <string>
 #include <string_view>
 
@@ -11,5 +12,22 @@ namespace rocesim {
 // Writes `text` to `path` (replacing it); throws std::runtime_error naming the
 // file and the system's reason on any failure.
 void WriteFileChecked(const std::string& path, std::string_view text);
+
+// A file written piece by piece (one too large to hold whole in memory),
+// checked as WriteFileChecked is: the constructor replaces `path` with an
+// empty file, and it, Append and Close throw std::runtime_error naming the
+// file and the system's reason. A writer destroyed unclosed (an exception
+// on the way) leaves what it wrote.
+class CheckedFileWriter {
+ public:
+  explicit CheckedFileWriter(std::string path);
+  void Append(std::string_view text);
+  void Close();
+
+ private:
+  [[noreturn]] void Fail() const;
+  std::string path_;
+  std::ofstream out_;
+};
 
 }  // namespace rocesim

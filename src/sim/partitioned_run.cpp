@@ -376,13 +376,20 @@ void PartitionedRun::GatherWindowTrace() {
   // each sends the same length: its partitions' events, then nanoseconds
   // (each window's, from the running totals Publish kept), partition by
   // partition.
+  // Each record is let go once copied: a long run's trace holds at most
+  // two copies of its numbers at a time.
   const size_t windows = trace_starts_.size();
   std::vector<uint64_t> mine;
   mine.reserve(2 * locals_ * windows);
-  for (const std::vector<uint64_t>& v : trace_events_) mine.insert(mine.end(), v.begin(), v.end());
-  for (const std::vector<uint64_t>& v : trace_nanoseconds_)
+  for (std::vector<uint64_t>& v : trace_events_) {
+    mine.insert(mine.end(), v.begin(), v.end());
+    std::vector<uint64_t>().swap(v);
+  }
+  for (std::vector<uint64_t>& v : trace_nanoseconds_) {
     std::adjacent_difference(v.begin(), v.end(), std::back_inserter(mine));
-  const std::vector<uint64_t> all = exchange_ ? exchange_->GatherAll(mine) : mine;
+    std::vector<uint64_t>().swap(v);
+  }
+  const std::vector<uint64_t> all = exchange_ ? exchange_->GatherAll(mine) : std::move(mine);
   if (exchange_ && exchange_->Rank() != 0) return;  // rank 0 writes the trace
   const uint32_t parts = partitioning_.parts;
   trace_.partitions = parts;

@@ -9,6 +9,7 @@
 // cut, the same on threads and ranks; seconds are this machine's.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -26,8 +27,12 @@ struct WindowTrace {
   std::vector<uint64_t> nanoseconds;
 };
 
-// The trace as CSV, a row per window and partition:
-// window,start_ps,partition,events,seconds.
-std::string WindowTraceCsv(const WindowTrace& trace);
+// Writes the trace to `path` as CSV, a row per window and partition:
+// window,start_ps,partition,events,seconds. The rows go out every
+// `flush_bytes` as they are formatted: the text of a long run's trace (40
+// bytes a row) would take more memory than its numbers (16). Throws
+// std::runtime_error naming the file when it cannot be written.
+void WriteWindowTraceCsv(const WindowTrace& trace, const std::string& path,
+                         size_t flush_bytes = size_t{1} << 20);
 
 }  // namespace rocesim
