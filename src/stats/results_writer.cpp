@@ -185,6 +185,10 @@ nlohmann::json BuildSummary(const Simulation& sim, const RunStats& stats) {
 nlohmann::json WriteResults(const Simulation& sim, const RunStats& stats, const std::string& dir) {
   const Fabric& f = sim.fabric();
   {
+    // Written a megabyte at a time: a run of millions of flows would
+    // otherwise hold the whole file's text beside its flow table.
+    constexpr size_t kFlushBytes = size_t{1} << 20;
+    CheckedFileWriter file(dir + "/flows.csv");
     fmt::memory_buffer out;
     fmt::format_to(std::back_inserter(out),
                    "id,src,dst,size_bytes,start_ps,finish_ps,fct_ps,ideal_fct_ps,slowdown,cc,tag,"
@@ -204,8 +208,13 @@ nlohmann::json WriteResults(const Simulation& sim, const RunStats& stats, const 
         fmt::format_to(std::back_inserter(out), "{},{},{},{},,,,{},,{}\n", fl.id, fl.src, fl.dst,
                        fl.size_bytes, fl.ideal_fct, tail);
       }
+      if (out.size() >= kFlushBytes) {
+        file.Append(std::string_view(out.data(), out.size()));
+        out.clear();
+      }
     }
-    WriteFileChecked(dir + "/flows.csv", std::string_view(out.data(), out.size()));
+    file.Append(std::string_view(out.data(), out.size()));
+    file.Close();
   }
   nlohmann::json summary = BuildSummary(sim, stats);
   WriteFileChecked(dir + "/summary.json", summary.dump(2) + "\n");
