@@ -144,6 +144,25 @@ struct TwoPartitions {
   }
 };
 
+TEST(FlowTable, APartitionThatLeavesTheEndsToAnotherReadsItsCopy) {
+  FlowTable recorder(std::vector<uint8_t>{1, 1, 0, 0});
+  FlowTable other(std::vector<uint8_t>{0, 0, 1, 1});
+  other.LeaveEndsToOthers();
+  for (uint32_t id = 0; id < kEnds.size(); ++id) {
+    const Flow fl = MakeFlow(id, kEnds[id].first, kEnds[id].second);
+    recorder.Add(fl);
+    EXPECT_EQ(other.Add(fl) != nullptr, kEnds[id].first >= 2 || kEnds[id].second >= 2) << id;
+  }
+  EXPECT_EQ(other.SharedEnds(), nullptr) << "it recorded none";
+  other.TakeEnds(recorder.SharedEnds());
+  EXPECT_EQ(other.SharedEnds(), recorder.SharedEnds());
+  for (uint32_t id = 0; id < kEnds.size(); ++id) {
+    EXPECT_EQ(other.Ends(id).src, kEnds[id].first);
+    EXPECT_EQ(other.Ends(id).sport, 1000 + id);
+  }
+  EXPECT_EQ(other[1].size_bytes, 200) << "2 -> 3 is other's own";
+}
+
 TEST(FlowMerge, EachSideComesFromThePartitionThatRanIt) {
   TwoPartitions p;
   const FlowTable merged = MergeFlows({&p.a, &p.b}, {0, 0, 1, 1});
@@ -197,6 +216,13 @@ duration: 1ms
   }
   EXPECT_EQ(flows.HeldCount(), with_an_end_here);
   EXPECT_LT(flows.HeldCount(), flows.Count());
+  // Both partitions read one copy of the flows' ends, whichever recorded it.
+  const FlowTable& second = run.replica(1).fabric().flows;
+  ASSERT_NE(flows.SharedEnds(), nullptr);
+  EXPECT_EQ(flows.SharedEnds(), second.SharedEnds());
+  EXPECT_EQ(flows.SharedEnds()->size(), flows.Count());
+  for (uint32_t id = 0; id < flows.Count(); ++id)
+    EXPECT_EQ(second.Ends(id).dst, flows.Ends(id).dst);
   const RunStats stats = run.Run();
   EXPECT_TRUE(stats.all_flows_done);
   const FlowTable& merged = run.result().fabric().flows;
@@ -210,7 +236,7 @@ TEST(SharedFlowBuild, TheFirstToClaimBuildsAndTheOthersTakeItsProductOrItsFailur
     EXPECT_TRUE(shared.Claim());
     EXPECT_FALSE(shared.Claim());
     std::thread waiter([&] { EXPECT_EQ(shared.Take().ideals, (std::vector<Time>{7, 9})); });
-    shared.Give({nullptr, {7, 9}});
+    shared.Give({nullptr, {7, 9}, nullptr});
     waiter.join();
     shared.Fail(std::make_exception_ptr(std::runtime_error("late")));  // given: ignored
     EXPECT_EQ(shared.Take().ideals.size(), 2u);

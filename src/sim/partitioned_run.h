@@ -141,6 +141,8 @@ class PartitionedRun {
   // The merged simulation that the results writer reads.
   const Simulation& result() const { return *replicas_[0]; }
   Simulation& result() { return *replicas_[0]; }
+  // Partition `p` of this machine (or rank), before the run (tests).
+  const Simulation& replica(uint32_t p) const { return *replicas_[p]; }
   const Partitioning& partitioning() const { return partitioning_; }
   uint32_t local_partitions() const { return locals_; }  // on this machine (or rank)
   // After Run: where this machine's (or rank's) time went, in a line: the

@@ -18,6 +18,7 @@
 
 #include "core/time.h"
 #include "transport/flow_dependencies.h"
+#include "transport/flow_table.h"
 
 namespace rocesim {
 
@@ -26,6 +27,7 @@ class SharedFlowBuild {
   struct Product {
     std::shared_ptr<const FlowDependencies::Graph> deps;  // null: nothing waits
     std::vector<Time> ideals;  // per collective entry (Simulation::CollectiveEntry::ideal)
+    std::shared_ptr<const std::vector<FlowEnds>> ends;  // every flow's (FlowTable::SharedEnds)
   };
 
   // Whether the caller is the one to build it: the first to ask is.

@@ -228,6 +228,7 @@ void Simulation::BuildFlows(const std::vector<ExpandedTraffic>* expanded, Shared
   // Generators expand here, where every host's link rate is known
   // (workload/generators.h); each entry draws from its own seeded stream.
   const std::vector<int64_t> host_rates = HostLinkRates(*layout_);
+  if (shared != nullptr && !builds) f.flows.LeaveEndsToOthers();  // the builder's are shared
   for (size_t i = 0; i < scenario_.traffic.size(); ++i) {
     const TrafficSpec& spec = scenario_.traffic[i];
     ExpandedTraffic own;
@@ -273,6 +274,7 @@ void Simulation::BuildFlows(const std::vector<ExpandedTraffic>* expanded, Shared
   if (!builds) {
     const SharedFlowBuild::Product& built = shared->Take();
     f.deps.Share(built.deps);
+    f.flows.TakeEnds(built.ends);
     for (size_t c = 0; c < collectives_.size(); ++c) collectives_[c].ideal = built.ideals[c];
   } else if (!graph.Empty()) {
     try {
@@ -282,7 +284,7 @@ void Simulation::BuildFlows(const std::vector<ExpandedTraffic>* expanded, Shared
     }
   }
   if (builds && shared != nullptr) {
-    SharedFlowBuild::Product built{f.deps.graph(), {}};
+    SharedFlowBuild::Product built{f.deps.graph(), {}, f.flows.SharedEnds()};
     for (const CollectiveEntry& c : collectives_) built.ideals.push_back(c.ideal);
     shared->Give(std::move(built));
   }
