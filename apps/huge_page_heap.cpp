@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <string_view>
 
 #include "core/huge_pages.h"
 
@@ -13,13 +12,13 @@ namespace rocesim {
 namespace {
 
 // The tunable, up to its value.
-constexpr std::string_view kTunableName = "glibc.malloc.hugetlb=";
+constexpr const char* kTunableName = "glibc.malloc.hugetlb=";
 
 // The tunable's value in this process's environment ('\0' when not set).
 char HeapTunable() {
   const char* t = std::getenv("GLIBC_TUNABLES");
-  const char* at = t != nullptr ? std::strstr(t, kTunableName.data()) : nullptr;
-  return at != nullptr ? at[kTunableName.size()] : '\0';
+  const char* at = t != nullptr ? std::strstr(t, kTunableName) : nullptr;
+  return at != nullptr ? at[std::strlen(kTunableName)] : '\0';
 }
 
 bool UnderValgrind() {

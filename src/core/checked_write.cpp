@@ -24,7 +24,13 @@ void CheckedFileWriter::Append(std::string_view text) {
   if (!out_) Fail();
 }
 
+void CheckedFileWriter::FlushText() {
+  Append(std::string_view(text_.data(), text_.size()));
+  text_.clear();
+}
+
 void CheckedFileWriter::Close() {
+  FlushText();
   out_.close();
   if (!out_) Fail();
 }

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "core/checked_write.h"
 #include "core/time.h"
 
 namespace rocesim {
@@ -33,6 +34,6 @@ struct WindowTrace {
 // bytes a row) would take more memory than its numbers (16). Throws
 // std::runtime_error naming the file when it cannot be written.
 void WriteWindowTraceCsv(const WindowTrace& trace, const std::string& path,
-                         size_t flush_bytes = size_t{1} << 20);
+                         size_t flush_bytes = CheckedFileWriter::kChunkBytes);
 
 }  // namespace rocesim

@@ -187,10 +187,9 @@ nlohmann::json WriteResults(const Simulation& sim, const RunStats& stats, const 
   {
     // Written a megabyte at a time: a run of millions of flows would
     // otherwise hold the whole file's text beside its flow table.
-    constexpr size_t kFlushBytes = size_t{1} << 20;
     CheckedFileWriter file(dir + "/flows.csv");
-    fmt::memory_buffer out;
-    fmt::format_to(std::back_inserter(out),
+    auto out = std::back_inserter(file.Text());
+    fmt::format_to(out,
                    "id,src,dst,size_bytes,start_ps,finish_ps,fct_ps,ideal_fct_ps,slowdown,cc,tag,"
                    "ecn_marked,cnps,size_bucket\n");
     for (const Flow& fl : f.flows) {
@@ -198,22 +197,18 @@ nlohmann::json WriteResults(const Simulation& sim, const RunStats& stats, const 
           fmt::format("{},{},{},{},{}", CcName(sim.flow_cc()[fl.id]), sim.flow_tag(fl.id),
                       fl.ecn_marked, fl.cnps_received, SizeBucket(fl.size_bytes));
       if (fl.Finished()) {
-        fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{},{:.6f},{}\n", fl.id,
-                       fl.src, fl.dst, fl.size_bytes, fl.start, fl.finish, fl.finish - fl.start,
-                       fl.ideal_fct, Slowdown(fl), tail);
+        fmt::format_to(out, "{},{},{},{},{},{},{},{},{:.6f},{}\n", fl.id, fl.src, fl.dst,
+                       fl.size_bytes, fl.start, fl.finish, fl.finish - fl.start, fl.ideal_fct,
+                       Slowdown(fl), tail);
       } else if (fl.start != kTimeMax) {
-        fmt::format_to(std::back_inserter(out), "{},{},{},{},{},,,{},,{}\n", fl.id, fl.src, fl.dst,
-                       fl.size_bytes, fl.start, fl.ideal_fct, tail);
+        fmt::format_to(out, "{},{},{},{},{},,,{},,{}\n", fl.id, fl.src, fl.dst, fl.size_bytes,
+                       fl.start, fl.ideal_fct, tail);
       } else {  // waited for flows that never completed: never started
-        fmt::format_to(std::back_inserter(out), "{},{},{},{},,,,{},,{}\n", fl.id, fl.src, fl.dst,
-                       fl.size_bytes, fl.ideal_fct, tail);
+        fmt::format_to(out, "{},{},{},{},,,,{},,{}\n", fl.id, fl.src, fl.dst, fl.size_bytes,
+                       fl.ideal_fct, tail);
       }
-      if (out.size() >= kFlushBytes) {
-        file.Append(std::string_view(out.data(), out.size()));
-        out.clear();
-      }
+      file.FlushIfOver(CheckedFileWriter::kChunkBytes);
     }
-    file.Append(std::string_view(out.data(), out.size()));
     file.Close();
   }
   nlohmann::json summary = BuildSummary(sim, stats);
