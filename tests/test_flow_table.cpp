@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/mapped_vector.h"
+#include "sim/flow_labels.h"
 #include "sim/flow_merge.h"
 #include "sim/partitioned_run.h"
 #include "sim/shared_flow_build.h"
@@ -230,13 +231,56 @@ duration: 1ms
   for (const Flow& fl : merged) EXPECT_TRUE(fl.Finished()) << fl.id;
 }
 
+TEST(FlowLabels, EachFlowKeepsItsAlgorithmAndTagAndATagIsStoredOnce) {
+  FlowLabels labels;
+  labels.Add(CcKind::kDcqcn, "web");
+  labels.Add(CcKind::kDcqcn, "web");
+  labels.Add(CcKind::kHpcc, "incast");
+  labels.Add(CcKind::kDcqcn, "web");  // seen before, not the previous flow's
+  EXPECT_EQ(labels.Count(), 4u);
+  EXPECT_EQ(labels.Cc(),
+            (std::vector<CcKind>{CcKind::kDcqcn, CcKind::kDcqcn, CcKind::kHpcc, CcKind::kDcqcn}));
+  EXPECT_EQ(labels.Tag(0), "web");
+  EXPECT_EQ(labels.Tag(1), "web");
+  EXPECT_EQ(labels.Tag(2), "incast");
+  EXPECT_EQ(labels.Tag(3), "web");
+  EXPECT_EQ(&labels.Tag(0), &labels.Tag(3)) << "one copy of a tag";
+}
+
+TEST(FlowLabels, ThePartitionsOfARunReadOneCopyWithTheSerialRunsLabels) {
+  const Scenario s = ParseScenarioText(R"(
+topology: {type: leaf_spine, leaves: 2, spines: 2, hosts_per_leaf: 2}
+host: {cc: dcqcn}
+traffic:
+  - type: flows
+    flows:
+      - {src: 0, dst: 2, size: 8KB, tag: a}
+      - {src: 1, dst: 3, size: 8KB, tag: a}
+      - {src: 3, dst: 0, size: 8KB, tag: b, cc: hpcc}
+duration: 1ms
+)",
+                                       "labels.yaml", "", {}, std::nullopt);
+  const test::SimRun serial = test::RunScenario(s);
+  PartitionedRun run(s, 2, nullptr, 2);
+  const Simulation& first = run.replica(0);
+  const Simulation& second = run.replica(1);
+  EXPECT_EQ(&first.flow_cc(), &second.flow_cc()) << "one copy per process";
+  EXPECT_EQ(&first.flow_tag(0), &second.flow_tag(0));
+  ASSERT_EQ(first.flow_cc(), serial.sim->flow_cc());
+  EXPECT_EQ(first.flow_cc(), (std::vector<CcKind>{CcKind::kDcqcn, CcKind::kDcqcn, CcKind::kHpcc}));
+  for (uint32_t id = 0; id < 3; ++id) EXPECT_EQ(first.flow_tag(id), serial.sim->flow_tag(id));
+  EXPECT_EQ(first.flow_tag(2), "b");
+  ASSERT_TRUE(run.Run().all_flows_done);
+  EXPECT_EQ(run.result().flow_tag(1), "a");
+}
+
 TEST(SharedFlowBuild, TheFirstToClaimBuildsAndTheOthersTakeItsProductOrItsFailure) {
   {
     SharedFlowBuild shared;
     EXPECT_TRUE(shared.Claim());
     EXPECT_FALSE(shared.Claim());
     std::thread waiter([&] { EXPECT_EQ(shared.Take().ideals, (std::vector<Time>{7, 9})); });
-    shared.Give({nullptr, {7, 9}, nullptr});
+    shared.Give({nullptr, {7, 9}, nullptr, nullptr});
     waiter.join();
     shared.Fail(std::make_exception_ptr(std::runtime_error("late")));  // given: ignored
     EXPECT_EQ(shared.Take().ideals.size(), 2u);

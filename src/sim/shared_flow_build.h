@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/time.h"
+#include "sim/flow_labels.h"
 #include "transport/flow_dependencies.h"
 #include "transport/flow_table.h"
 
@@ -28,6 +29,7 @@ class SharedFlowBuild {
     std::shared_ptr<const FlowDependencies::Graph> deps;  // null: nothing waits
     std::vector<Time> ideals;  // per collective entry (Simulation::CollectiveEntry::ideal)
     std::shared_ptr<const std::vector<FlowEnds>> ends;  // every flow's (FlowTable::SharedEnds)
+    std::shared_ptr<const FlowLabels> labels;           // every flow's
   };
 
   // Whether the caller is the one to build it: the first to ask is.

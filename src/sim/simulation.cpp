@@ -156,17 +156,9 @@ void Simulation::Build() {
   }
 }
 
-Time Simulation::FillFlow(const FlowSpec& s, bool ideal, TagIndex& tag_index, Flow& fl) {
+Time Simulation::FillFlow(const FlowSpec& s, bool ideal, FlowLabels* labels, Flow& fl) {
   Fabric& f = fabric_;
-  flow_cc_.push_back(s.cc.value_or(scenario_.host.cc));
-  // Mostly the previous flow's tag; else one seen before, or a new one.
-  if (flow_tag_.empty() || tags_[flow_tag_.back()] != s.tag) {
-    const auto [it, fresh] = tag_index.try_emplace(s.tag, static_cast<uint32_t>(tags_.size()));
-    if (fresh) tags_.push_back(s.tag);
-    flow_tag_.push_back(it->second);
-  } else {
-    flow_tag_.push_back(flow_tag_.back());
-  }
+  if (labels != nullptr) labels->Add(s.cc.value_or(scenario_.host.cc), s.tag);
   fl.id = f.flows.Count();
   fl.src = static_cast<uint32_t>(s.src);
   fl.dst = static_cast<uint32_t>(s.dst);
@@ -223,7 +215,9 @@ void Simulation::BuildFlows(const std::vector<ExpandedTraffic>* expanded, Shared
   // Each flow's start (kTimeMax: it waits for others), whether or not this
   // replica holds the flow: the arrival cursor is built from them.
   std::vector<Time> flow_start;
-  TagIndex tag_index;
+  // Recorded by the replica that builds; the others read its copy.
+  std::shared_ptr<FlowLabels> labels =
+      shared != nullptr && !builds ? nullptr : std::make_shared<FlowLabels>();
   FlowGraphBuilder graph;  // filled only by the replica that builds (`builds`)
   // Generators expand here, where every host's link rate is known
   // (workload/generators.h); each entry draws from its own seeded stream.
@@ -249,7 +243,7 @@ void Simulation::BuildFlows(const std::vector<ExpandedTraffic>* expanded, Shared
     for (uint32_t k = 0; k < local_flows; ++k) {
       const FlowSpec& s = x.flows[k];
       Flow fl;
-      const Time delivered = FillFlow(s, ideal, tag_index, fl);
+      const Time delivered = FillFlow(s, ideal, labels.get(), fl);
       if (ideal) msg.push_back(IdealMessageOf(fl, delivered));
       flow_start.push_back(fl.start);
       f.flows.Add(fl);
@@ -275,6 +269,7 @@ void Simulation::BuildFlows(const std::vector<ExpandedTraffic>* expanded, Shared
     const SharedFlowBuild::Product& built = shared->Take();
     f.deps.Share(built.deps);
     f.flows.TakeEnds(built.ends);
+    labels_ = built.labels;
     for (size_t c = 0; c < collectives_.size(); ++c) collectives_[c].ideal = built.ideals[c];
   } else if (!graph.Empty()) {
     try {
@@ -283,8 +278,9 @@ void Simulation::BuildFlows(const std::vector<ExpandedTraffic>* expanded, Shared
       FailBuild(scenario_, "traffic", e.what());
     }
   }
+  if (labels) labels_ = std::move(labels);
   if (builds && shared != nullptr) {
-    SharedFlowBuild::Product built{f.deps.graph(), {}, f.flows.SharedEnds()};
+    SharedFlowBuild::Product built{f.deps.graph(), {}, f.flows.SharedEnds(), labels_};
     for (const CollectiveEntry& c : collectives_) built.ideals.push_back(c.ideal);
     shared->Give(std::move(built));
   }
@@ -310,9 +306,10 @@ void Simulation::FollowJob(FlowGraphBuilder& graph, const TrafficSpec& spec,
 void Simulation::SetUpCongestionControl() {
   Fabric& f = fabric_;
   f.cc.resize(f.flows.Count());
-  for (const CcKind kind : flow_cc_) f.int_enabled = f.int_enabled || NeedsInt(kind);
+  const std::vector<CcKind>& cc = labels_->Cc();
+  for (const CcKind kind : cc) f.int_enabled = f.int_enabled || NeedsInt(kind);
   for (Flow& fl : f.flows) {
-    const CcKind kind = flow_cc_[fl.id];
+    const CcKind kind = cc[fl.id];
     // Congestion control runs at the sender (a partition: its own hosts').
     if (IsLocalHost(fl.src)) f.cc[fl.id] = MakeCongestionControl(kind, scenario_.host);
     fl.sends_cnps = UsesCnps(kind, scenario_.host);

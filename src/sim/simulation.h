@@ -9,13 +9,13 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "net/fabric.h"
 #include "net/fabric_layout.h"
 #include "ops/deadlock.h"
 #include "scenario/scenario.h"
+#include "sim/flow_labels.h"
 #include "sim/run_progress.h"
 #include "sim/shared_flow_build.h"
 #include "stats/collective_ideal.h"
@@ -164,8 +164,9 @@ class Simulation {
   Fabric& fabric() { return fabric_; }
   const Scenario& scenario() const { return scenario_; }
   // Per flow id: the algorithm it runs and the tag its traffic entry gave it.
-  const std::vector<CcKind>& flow_cc() const { return flow_cc_; }
-  const std::string& flow_tag(uint32_t id) const { return tags_[flow_tag_[id]]; }
+  // (One copy per process: sim/flow_labels.h.)
+  const std::vector<CcKind>& flow_cc() const { return labels_->Cc(); }
+  const std::string& flow_tag(uint32_t id) const { return labels_->Tag(id); }
   // The collectives of each `type: collective` entry, their flows numbered
   // from `first_flow` (workload/collectives.h).
   struct CollectiveEntry {
@@ -210,12 +211,12 @@ class Simulation {
   // from `shared`.
   void BuildFlows(const std::vector<ExpandedTraffic>* expanded = nullptr,
                   SharedFlowBuild* shared = nullptr, bool builds = true);
-  using TagIndex = std::unordered_map<std::string, uint32_t>;  // tags_ by tag
-  // Fills `fl`, flow Count(), from `s` (its tag through `tag_index`), and
-  // returns when its last byte would arrive on the idle path (the
-  // collectives' ideal schedule reads it; `ideal`: whether it is needed,
-  // else its path is walked only for a flow this replica holds).
-  Time FillFlow(const FlowSpec& s, bool ideal, TagIndex& tag_index, Flow& fl);
+  // Fills `fl`, flow Count(), from `s` (labelling it in `labels`, unless
+  // null: a replica that reads the shared build's labels), and returns when
+  // its last byte would arrive on the idle path (the collectives' ideal
+  // schedule reads it; `ideal`: whether it is needed, else its path is
+  // walked only for a flow this replica holds).
+  Time FillFlow(const FlowSpec& s, bool ideal, FlowLabels* labels, Flow& fl);
   // Adds to `graph` the waits of entry `spec`, a job following another
   // (CollectiveSpec::after_tag), whose first iteration is `first`.
   void FollowJob(FlowGraphBuilder& graph, const TrafficSpec& spec,
@@ -271,11 +272,7 @@ class Simulation {
   Time traffic_start_ = kTimeMax;  // the earliest flow start (TrafficStart)
   int64_t offered_bytes_ = 0;      // every flow's size summed (OfferedBytes)
   std::vector<Arrival> start_order_;
-  std::vector<CcKind> flow_cc_;
-  // Tags by flow, as indices into tags_ (each distinct tag once): a
-  // collective's hundreds of thousands of messages share a handful.
-  std::vector<uint32_t> flow_tag_;
-  std::vector<std::string> tags_;
+  std::shared_ptr<const FlowLabels> labels_;  // every flow's, perhaps shared
   std::vector<CollectiveEntry> collectives_;
   std::vector<EntryTotals> entry_totals_;
   // Links a link_down fault holds down now, by either of their ports as the
