@@ -41,7 +41,7 @@ class alignas(64) SwitchMmu {
   int64_t SharedPoolBytes() const { return shared_pool_; }
   // What reserved and headroom carve out of a switch with these ports'
   // headroom: the builder checks every switch's buffer with it before any is
-  // built (sim/simulation.cpp).
+  // built (CheckSwitchBuffers, net/switch_buffers.h).
   static int64_t CarvedBytes(const SwitchConfig& cfg, const std::vector<int64_t>& headroom,
                              const std::array<bool, kNumPriorities>& lossless);
   // The lossless priorities: cfg.pfc.priorities when PFC is on, else none.
