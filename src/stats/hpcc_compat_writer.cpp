@@ -19,7 +19,7 @@ uint32_t HpccNodeIp(uint32_t node) {
   return 0x0b000001u + (node / 256) * 0x10000u + (node % 256) * 0x100u;
 }
 
-std::string HpccFctText(const Simulation& sim) {
+void WriteHpccFct(const Simulation& sim, const std::string& path) {
   const Fabric& f = sim.fabric();
   // The HPCC simulator writes a line as each flow completes.
   std::vector<const Flow*> done;
@@ -28,32 +28,37 @@ std::string HpccFctText(const Simulation& sim) {
   std::sort(done.begin(), done.end(), [](const Flow* a, const Flow* b) {
     return a->finish < b->finish || (a->finish == b->finish && a->id < b->id);
   });
-  fmt::memory_buffer out;
-  for (const Flow* fl : done)
-    fmt::format_to(std::back_inserter(out), "{:08x} {:08x} {} {} {} {} {} {}\n",
-                   HpccNodeIp(f.layout->host_nodes[fl->src]),
-                   HpccNodeIp(f.layout->host_nodes[fl->dst]), fl->sport, fl->hpcc_dport,
-                   fl->size_bytes, fl->start / kPsPerNs, (fl->finish - fl->start) / kPsPerNs,
-                   fl->ideal_fct / kPsPerNs);
-  return fmt::to_string(out);
+  CheckedFileWriter file(path);
+  auto out = std::back_inserter(file.Text());
+  for (const Flow* fl : done) {
+    fmt::format_to(
+        out, "{:08x} {:08x} {} {} {} {} {} {}\n", HpccNodeIp(f.layout->host_nodes[fl->src]),
+        HpccNodeIp(f.layout->host_nodes[fl->dst]), fl->sport, fl->hpcc_dport, fl->size_bytes,
+        fl->start / kPsPerNs, (fl->finish - fl->start) / kPsPerNs, fl->ideal_fct / kPsPerNs);
+    file.FlushIfOver(CheckedFileWriter::kChunkBytes);
+  }
+  file.Close();
 }
 
-std::string HpccPfcText(const Simulation& sim) {
+void WriteHpccPfc(const Simulation& sim, const std::string& path) {
   const Fabric& f = sim.fabric();
-  fmt::memory_buffer out;
-  for (const PfcTraceEntry& e : f.pfc_trace)
-    fmt::format_to(std::back_inserter(out), "{} {} {} {} {}\n", e.time / kPsPerNs, e.node,
+  CheckedFileWriter file(path);
+  auto out = std::back_inserter(file.Text());
+  for (const PfcTraceEntry& e : f.pfc_trace) {
+    fmt::format_to(out, "{} {} {} {} {}\n", e.time / kPsPerNs, e.node,
                    f.nodes[e.node].is_switch ? 1 : 0, e.port + 1, e.pause);
-  return fmt::to_string(out);
+    file.FlushIfOver(CheckedFileWriter::kChunkBytes);
+  }
+  file.Close();
 }
 
 void WriteHpccCompatFiles(const Simulation& sim, const std::string& dir) {
   if (sim.scenario().output.hpcc_compat) {
-    WriteFileChecked(dir + "/fct.txt", HpccFctText(sim));
-    WriteFileChecked(dir + "/pfc.txt", HpccPfcText(sim));
+    WriteHpccFct(sim, dir + "/fct.txt");
+    WriteHpccPfc(sim, dir + "/pfc.txt");
   }
   if (sim.scenario().output.hpcc_qlen.enabled)
-    WriteFileChecked(dir + "/qlen.txt", HpccQlenText(sim.fabric().qlen_dumps));
+    WriteHpccQlen(sim.fabric().qlen_dumps, dir + "/qlen.txt");
 }
 
 }  // namespace rocesim

@@ -27,8 +27,11 @@ namespace rocesim {
 // The IPv4 address the HPCC simulator gives node `node`.
 uint32_t HpccNodeIp(uint32_t node);
 
-std::string HpccFctText(const Simulation& sim);
-std::string HpccPfcText(const Simulation& sim);
+// Write fct.txt and pfc.txt, a megabyte at a time (a long run's PFC trace
+// can be large; the text is never held whole). Throw std::runtime_error
+// naming the file on any failure (core/checked_write.h).
+void WriteHpccFct(const Simulation& sim, const std::string& path);
+void WriteHpccPfc(const Simulation& sim, const std::string& path);
 // Writes fct.txt and pfc.txt (output.hpcc_compat) and qlen.txt
 // (output.hpcc_qlen) into `dir`.
 void WriteHpccCompatFiles(const Simulation& sim, const std::string& dir);

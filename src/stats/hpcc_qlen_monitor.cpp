@@ -4,6 +4,7 @@
 
 #include <iterator>
 
+#include "core/checked_write.h"
 #include "net/fabric.h"
 
 namespace rocesim {
@@ -50,19 +51,21 @@ void HpccQlenMonitor::Dump(const Fabric& f, Time t, std::vector<QlenDumpLine>& o
   }
 }
 
-std::string HpccQlenText(const std::vector<QlenDumpLine>& lines) {
-  fmt::memory_buffer out;
+void WriteHpccQlen(const std::vector<QlenDumpLine>& lines, const std::string& path) {
+  CheckedFileWriter file(path);
+  auto out = std::back_inserter(file.Text());
   Time shown = -1;
   for (const QlenDumpLine& l : lines) {
     if (l.time != shown) {
-      fmt::format_to(std::back_inserter(out), "time: {}\n", l.time / kNanosecond);
+      fmt::format_to(out, "time: {}\n", l.time / kNanosecond);
       shown = l.time;
     }
-    fmt::format_to(std::back_inserter(out), "{} {}", l.node, l.port + 1);
-    for (uint32_t c : l.counts) fmt::format_to(std::back_inserter(out), " {}", c);
-    fmt::format_to(std::back_inserter(out), "\n");
+    fmt::format_to(out, "{} {}", l.node, l.port + 1);
+    for (uint32_t c : l.counts) fmt::format_to(out, " {}", c);
+    fmt::format_to(out, "\n");
+    file.FlushIfOver(CheckedFileWriter::kChunkBytes);
   }
-  return fmt::to_string(out);
+  file.Close();
 }
 
 }  // namespace rocesim

@@ -65,7 +65,9 @@ class HpccQlenMonitor {
   bool last_dumped_ = true;
 };
 
-// qlen.txt's text from dump lines in QlenDumpBefore order.
-std::string HpccQlenText(const std::vector<QlenDumpLine>& lines);
+// Writes qlen.txt to `path` from dump lines in QlenDumpBefore order, a
+// megabyte at a time; throws std::runtime_error naming the file on any
+// failure (core/checked_write.h).
+void WriteHpccQlen(const std::vector<QlenDumpLine>& lines, const std::string& path);
 
 }  // namespace rocesim

@@ -217,11 +217,17 @@ nlohmann::json WriteResults(const Simulation& sim, const RunStats& stats, const 
   const Scenario& sc = sim.scenario();
   if (!sc.faults.empty() || sc.sw.watchdog.enabled || sc.host.watchdog.enabled ||
       sc.monitors.deadlock.enabled) {
-    // The ops log (src/ops/ops_log.h): faults and watchdog actions in time order.
-    std::string out = "time_ps,node,port,priority,event\n";
-    for (const OpsEvent& e : f.ops.events)
-      out += fmt::format("{},{},{},{},{}\n", e.time, e.node, e.port, e.priority, e.event);
-    WriteFileChecked(dir + "/events.csv", out);
+    // The ops log (src/ops/ops_log.h): faults and watchdog actions in time
+    // order, written as formatted (a watchdog that keeps triggering and
+    // restoring through a long run logs a row each time).
+    CheckedFileWriter file(dir + "/events.csv");
+    auto out = std::back_inserter(file.Text());
+    fmt::format_to(out, "time_ps,node,port,priority,event\n");
+    for (const OpsEvent& e : f.ops.events) {
+      fmt::format_to(out, "{},{},{},{},{}\n", e.time, e.node, e.port, e.priority, e.event);
+      file.FlushIfOver(CheckedFileWriter::kChunkBytes);
+    }
+    file.Close();
   }
   WriteFileChecked(dir + "/scenario.yaml", sim.scenario().yaml_as_run + "\n");
   WriteFileChecked(dir + "/resolved.yaml", ResolvedScenarioYaml(sim.scenario()));
