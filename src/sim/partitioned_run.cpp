@@ -140,6 +140,7 @@ PartitionedRun::PartitionedRun(const Scenario& scenario, uint32_t threads, RankE
   locals_ = partitioning_.parts / ranks;
   first_partition_ = rank * locals_;
   replicas_.resize(locals_);
+  routes_ = std::make_unique<SharedRoutes>(locals_, threads_);
   // Each thread's own partitions, a contiguous run of them.
   home_.resize(threads_);
   for (uint32_t p = 0; p < locals_; ++p)
@@ -152,7 +153,12 @@ PartitionedRun::PartitionedRun(const Scenario& scenario, uint32_t threads, RankE
         try {
           for (uint32_t p : home_[t]) {
             const uint32_t part = first_partition_ + p;
-            const PartitionPlace place{&partitioning_, part, part == 0, &traffic, &shared};
+            const PartitionPlace place{.cut = &partitioning_,
+                                       .partition = part,
+                                       .coordinator = part == 0,
+                                       .traffic = &traffic,
+                                       .shared = &shared,
+                                       .routes = routes_.get()};
             replicas_[p] = std::make_unique<Simulation>(scenario_, layout, place);
           }
         } catch (...) {

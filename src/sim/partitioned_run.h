@@ -185,6 +185,8 @@ class PartitionedRun {
   bool failed_together_ = false;
   uint32_t first_partition_ = 0;  // of this rank
   Partitioning partitioning_;
+  // Declared before the replicas, which point at it until they go.
+  std::unique_ptr<SharedRoutes> routes_;
   std::vector<std::unique_ptr<Simulation>> replicas_;  // per local partition
   std::vector<std::vector<uint32_t>> home_;            // per thread: its own partitions
   // Per local partition: its events when it last published (Publish; only

@@ -79,8 +79,7 @@ void Simulation::ResolveDeadlock(const std::vector<DeadlockSample>& samples) {
   ops::ResolveDeadlock(fabric_, samples, [this](uint32_t node) { return IsLocalNode(node); });
 }
 
-void Simulation::RecomputeRoutes(PortId port) {
-  Fabric& f = fabric_;
+SharedRoutes::Product Simulation::RoutesAroundDownLinks(uint32_t threads) const {
   const FabricLayout& l = *layout_;
   std::vector<uint8_t> down(l.ports.size(), 0);
   for (const PortId p : down_links_) down[p] = down[l.ports[p].peer] = 1;
@@ -89,17 +88,30 @@ void Simulation::RecomputeRoutes(PortId port) {
     std::erase_if(adjacency[n], [&](const std::pair<uint16_t, uint32_t>& e) {
       return down[l.nodes[n].first_port + e.first] != 0;
     });
-  const PortLink& failed = l.ports[port];
   Routing routing;
   try {
-    routing.Build(adjacency, l.host_nodes, l.switch_index, EcmpSalt(scenario_));
+    routing.Build(adjacency, l.host_nodes, l.switch_index, EcmpSalt(scenario_), {}, threads);
   } catch (const std::runtime_error&) {
+    return std::nullopt;
+  }
+  return routing;
+}
+
+void Simulation::RecomputeRoutes(PortId port) {
+  Fabric& f = fabric_;
+  const PortLink& failed = layout_->ports[port];
+  SharedRoutes::Product routing =
+      shared_routes_ == nullptr ? RoutesAroundDownLinks(1)
+                                : shared_routes_->Take(recomputations_++, [this](uint32_t threads) {
+                                    return RoutesAroundDownLinks(threads);
+                                  });
+  if (!routing) {
     // A host cut off (its own link down): no route to it either way; the old
     // tables stay and whatever is routed over the dead link is dropped.
     f.ops.Add(f.now, failed.node, failed.local, 0, "routes_unchanged_partitioned");
     return;
   }
-  f.routing = std::move(routing);
+  f.routing = std::move(*routing);
   f.routes.NewEpoch();
   for (const Flow& fl : f.flows)
     if (fl.start <= f.now && !fl.Finished()) f.routes.Compute(f, fl.id);

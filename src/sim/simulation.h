@@ -18,6 +18,7 @@
 #include "sim/flow_labels.h"
 #include "sim/run_progress.h"
 #include "sim/shared_flow_build.h"
+#include "sim/shared_routes.h"
 #include "stats/collective_ideal.h"
 #include "stats/ideal_fct.h"
 #include "stats/invariants.h"
@@ -99,6 +100,9 @@ struct PartitionPlace {
   const std::vector<ExpandedTraffic>* traffic = nullptr;
   // What the replicas build alike (sim/shared_flow_build.h); null: its own.
   SharedFlowBuild* shared = nullptr;
+  // The routes they recompute alike (sim/shared_routes.h), outliving the
+  // replica; null: its own.
+  SharedRoutes* routes = nullptr;
 };
 
 class Simulation {
@@ -238,8 +242,12 @@ class Simulation {
   void Dispatch(const Event& e);
   [[gnu::noinline]] void DispatchOps(const Event& e);
   // Recomputes routes on the links that are up (a link_down fault's
-  // convergence). `port`: the failed link's, named in the ops log.
+  // convergence), or takes them from the replica that did (SharedRoutes).
+  // `port`: the failed link's, named in the ops log.
   void RecomputeRoutes(PortId port);
+  // The routes on the links that are up, searched by `threads` threads; none
+  // when a host is cut off.
+  SharedRoutes::Product RoutesAroundDownLinks(uint32_t threads) const;
   // Keeps down_links_ as ops::LinkDown / LinkUp leave the link's ports.
   void SetLinkDown(PortId port, bool down);
   // How often the deadlock detector samples: a quarter of its threshold.
@@ -279,6 +287,10 @@ class Simulation {
   // fault names it (RecomputeRoutes routes around them; a partition may not
   // hold these ports).
   std::vector<PortId> down_links_;
+  // A partition's: where the replicas of its process share recomputed
+  // routes (null: it builds its own), and how many it has taken.
+  SharedRoutes* shared_routes_ = nullptr;
+  uint64_t recomputations_ = 0;
 };
 
 }  // namespace rocesim

@@ -30,6 +30,7 @@ Simulation::Simulation(const Scenario& scenario, std::shared_ptr<const FabricLay
   fabric_.scenario = &scenario_;
   const FabricLayout& l = *layout_;
   coordinator_ = place.coordinator;
+  shared_routes_ = place.routes;
   local_.resize(l.nodes.size());
   for (size_t n = 0; n < local_.size(); ++n) local_[n] = place.cut->node_part[n] == place.partition;
   local_host_.resize(l.host_nodes.size());
