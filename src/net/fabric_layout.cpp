@@ -68,11 +68,8 @@ std::vector<PortId> ResolveFaultPorts(const FabricLayout& l, const Scenario& sce
   }
   return out;
 }
-// How many threads search the forwarding tables (which do not depend on how
-// many): the cores this process's affinity mask allows when it is narrower
-// than the machine (taskset, a rank bound by mpirun); else the machine's
-// cores, shared by the MPI ranks started on it, each of which builds its own
-// copy (OpenMPI and MPICH say how many there are).
+}  // namespace
+
 uint32_t TableThreads() {
   const uint32_t cores = std::max(1u, std::thread::hardware_concurrency());
   if (const uint32_t usable = UsableCores(); usable < cores) return usable;
@@ -83,8 +80,6 @@ uint32_t TableThreads() {
     }
   return cores;
 }
-
-}  // namespace
 
 std::vector<PortId> FabricLayout::UncuttablePorts(const Scenario& scenario) const {
   std::vector<PortId> out;

@@ -106,6 +106,14 @@ uint32_t WalkEcmpPath(const FabricLayout& l, const Routing& routing, uint32_t sr
   return l.PeerNode(port);
 }
 
+// How many threads search the forwarding tables (which do not depend on how
+// many), at setup and when a serial run's link_down fault recomputes them:
+// the cores this process's affinity mask allows when it is narrower than
+// the machine (taskset, a rank bound by mpirun); else the machine's cores,
+// shared by the MPI ranks started on it, each of which builds its own copy
+// (OpenMPI and MPICH say how many there are).
+uint32_t TableThreads();
+
 // The salt of every switch's ECMP hash: the run's seed, mixed with
 // switch.ecmp_seed through a bijective 64-bit finaliser (SplitMix64's), so
 // ecmp_seed 0 leaves the seed's salt and no choice of ecmp_seed cancels the

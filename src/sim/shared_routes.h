@@ -8,7 +8,8 @@
 // of a Routing share its tables). Each replica used to build its own, one
 // at a time: a k=64 fat tree with 8 partitions on 2 threads spent 16
 // CPU-seconds and 460 MB on one link_down and its repair, where the serial
-// run spends 2 CPU-seconds and 77 MB.
+// run spent 2 CPU-seconds and 77 MB (it searches with TableThreads, as the
+// layout does).
 //
 // The builder never waits for anything, so a replica waiting here always
 // gets the tables, or the builder's failure (rethrown to every replica).

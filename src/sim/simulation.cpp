@@ -100,11 +100,14 @@ SharedRoutes::Product Simulation::RoutesAroundDownLinks(uint32_t threads) const 
 void Simulation::RecomputeRoutes(PortId port) {
   Fabric& f = fabric_;
   const PortLink& failed = layout_->ports[port];
-  SharedRoutes::Product routing =
-      shared_routes_ == nullptr ? RoutesAroundDownLinks(1)
-                                : shared_routes_->Take(recomputations_++, [this](uint32_t threads) {
-                                    return RoutesAroundDownLinks(threads);
-                                  });
+  // A serial run waits for the tables: every core may search them.
+  SharedRoutes::Product routing;
+  if (shared_routes_ == nullptr) {
+    routing = RoutesAroundDownLinks(TableThreads());
+  } else {
+    routing = shared_routes_->Take(
+        recomputations_++, [this](uint32_t threads) { return RoutesAroundDownLinks(threads); });
+  }
   if (!routing) {
     // A host cut off (its own link down): no route to it either way; the old
     // tables stay and whatever is routed over the dead link is dropped.
