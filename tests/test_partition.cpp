@@ -291,8 +291,10 @@ TEST(Partition, APartitionHoldsItsOwnPortsOnly) {
   EXPECT_EQ(held, own + cut.cut_links / 2)
       << "cut links spread evenly: each partition has half its share";
   EXPECT_LT(held * 3, f.ports.size());
+  // Congestion control is kept per held flow, and set for its own senders.
+  EXPECT_EQ(f.cc.size(), f.flows.HeldCount());
   for (const Flow& fl : f.flows)
-    EXPECT_EQ(f.cc[fl.id] != nullptr, cut.node_part[layout->host_nodes[fl.src]] == 1);
+    EXPECT_EQ(f.cc[f.flows.PlaceOf(fl)] != nullptr, cut.node_part[layout->host_nodes[fl.src]] == 1);
   // A pod cut keeps hosts with their edge switch: the NICs held are its own.
   for (uint32_t h = 0; h < f.nics.size(); ++h)
     EXPECT_EQ(f.nics.Held(h), cut.node_part[layout->host_nodes[h]] == 1) << "host " << h;

@@ -64,7 +64,7 @@ void Nic::Init(uint32_t host, PortId port, const HostConfig& cfg) {
 
 template <typename Call>
 void Nic::RunCc(Fabric& f, Flow& flow, Call&& call) {
-  CongestionControl* cc = f.cc[flow.id].get();
+  CongestionControl* cc = f.cc[f.flows.PlaceOf(flow)].get();
   if (cc == nullptr) return;
   const auto timers_before = flow.cc.timer_at;
   const uint32_t sets_before = flow.cc.timer_sets;

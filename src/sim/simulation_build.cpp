@@ -296,13 +296,14 @@ void Simulation::FollowJob(FlowGraphBuilder& graph, const TrafficSpec& spec,
 
 void Simulation::SetUpCongestionControl() {
   Fabric& f = fabric_;
-  f.cc.resize(f.flows.Count());
+  f.cc.resize(f.flows.HeldCount());
   const std::vector<CcKind>& cc = labels_->Cc();
   for (const CcKind kind : cc) f.int_enabled = f.int_enabled || NeedsInt(kind);
   for (Flow& fl : f.flows) {
     const CcKind kind = cc[fl.id];
     // Congestion control runs at the sender (a partition: its own hosts').
-    if (IsLocalHost(fl.src)) f.cc[fl.id] = MakeCongestionControl(kind, scenario_.host);
+    if (IsLocalHost(fl.src))
+      f.cc[f.flows.PlaceOf(fl)] = MakeCongestionControl(kind, scenario_.host);
     fl.sends_cnps = UsesCnps(kind, scenario_.host);
     if (NeedsInt(kind)) fl.int_bytes = static_cast<uint16_t>(scenario_.host.hpcc.int_bytes);
   }

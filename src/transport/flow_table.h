@@ -118,6 +118,10 @@ class FlowTable {
     return FlowEnds{fl.src, fl.dst, fl.packets, fl.sport};
   }
 
+  // Where held flow `fl` (one of this table's) lies among the held flows:
+  // its id in a whole table. Arrays beside the table index by it.
+  uint32_t PlaceOf(const Flow& fl) const { return static_cast<uint32_t>(&fl - held_.begin()); }
+
   // The held flows, in id order.
   Flow* begin() { return held_.begin(); }
   Flow* end() { return held_.end(); }
