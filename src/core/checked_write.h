@@ -31,7 +31,7 @@ class CheckedFileWriter {
   explicit CheckedFileWriter(std::string path);
   void Append(std::string_view text);
   fmt::memory_buffer& Text() { return text_; }
-  void FlushIfOver(size_t bytes) {
+  void FlushIfOver(size_t bytes = kChunkBytes) {
     if (text_.size() >= bytes) FlushText();
   }
   void Close();

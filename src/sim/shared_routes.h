@@ -11,19 +11,19 @@
 // run spent 2 CPU-seconds and 77 MB (it searches with TableThreads, as the
 // layout does).
 //
-// The builder never waits for anything, so a replica waiting here always
-// gets the tables, or the builder's failure (rethrown to every replica).
-// Once every replica has taken them, the slot lets them go: a replica holds
-// them for as long as they are its routes.
+// Each recomputation is built as sim/built_once.h says. Once every replica
+// has taken its tables, the slot lets them go: a replica holds them for as
+// long as they are its routes.
 #pragma once
 
 #include <cstdint>
-#include <future>
+#include <exception>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <utility>
 
+#include "sim/built_once.h"
 #include "topo/routing.h"
 
 namespace rocesim {
@@ -44,18 +44,15 @@ class SharedRoutes {
   Product Take(uint64_t n, BuildFn&& build) {
     std::unique_lock lock(mutex_);
     Slot& slot = slots_[n];  // a map's entries stay put while others come and go
-    const bool builds = !slot.claimed;
-    slot.claimed = true;
-    const std::shared_future<Product> product = slot.product;
     lock.unlock();
-    if (builds) {
+    if (slot.routes.Claim()) {
       try {
-        slot.promise.set_value(build(threads_));
+        slot.routes.Give(build(threads_));
       } catch (...) {
-        slot.promise.set_exception(std::current_exception());
+        slot.routes.Fail(std::current_exception());
       }
     }
-    Product routes = product.get();  // throws the builder's failure
+    Product routes = slot.routes.Take();  // throws the builder's failure
     lock.lock();
     if (++slot.taken == replicas_) slots_.erase(n);
     return routes;
@@ -69,10 +66,8 @@ class SharedRoutes {
 
  private:
   struct Slot {
-    bool claimed = false;
-    uint32_t taken = 0;
-    std::promise<Product> promise;
-    std::shared_future<Product> product = promise.get_future().share();
+    BuiltOnce<Product> routes;
+    uint32_t taken = 0;  // under mutex_
   };
   const uint32_t replicas_;
   const uint32_t threads_;

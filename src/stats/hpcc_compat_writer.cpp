@@ -35,7 +35,7 @@ void WriteHpccFct(const Simulation& sim, const std::string& path) {
         out, "{:08x} {:08x} {} {} {} {} {} {}\n", HpccNodeIp(f.layout->host_nodes[fl->src]),
         HpccNodeIp(f.layout->host_nodes[fl->dst]), fl->sport, fl->hpcc_dport, fl->size_bytes,
         fl->start / kPsPerNs, (fl->finish - fl->start) / kPsPerNs, fl->ideal_fct / kPsPerNs);
-    file.FlushIfOver(CheckedFileWriter::kChunkBytes);
+    file.FlushIfOver();
   }
   file.Close();
 }
@@ -47,7 +47,7 @@ void WriteHpccPfc(const Simulation& sim, const std::string& path) {
   for (const PfcTraceEntry& e : f.pfc_trace) {
     fmt::format_to(out, "{} {} {} {} {}\n", e.time / kPsPerNs, e.node,
                    f.nodes[e.node].is_switch ? 1 : 0, e.port + 1, e.pause);
-    file.FlushIfOver(CheckedFileWriter::kChunkBytes);
+    file.FlushIfOver();
   }
   file.Close();
 }

@@ -63,7 +63,7 @@ void WriteHpccQlen(const std::vector<QlenDumpLine>& lines, const std::string& pa
     fmt::format_to(out, "{} {}", l.node, l.port + 1);
     for (uint32_t c : l.counts) fmt::format_to(out, " {}", c);
     fmt::format_to(out, "\n");
-    file.FlushIfOver(CheckedFileWriter::kChunkBytes);
+    file.FlushIfOver();
   }
   file.Close();
 }

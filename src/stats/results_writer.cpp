@@ -207,7 +207,7 @@ nlohmann::json WriteResults(const Simulation& sim, const RunStats& stats, const 
         fmt::format_to(out, "{},{},{},{},,,,{},,{}\n", fl.id, fl.src, fl.dst, fl.size_bytes,
                        fl.ideal_fct, tail);
       }
-      file.FlushIfOver(CheckedFileWriter::kChunkBytes);
+      file.FlushIfOver();
     }
     file.Close();
   }
@@ -225,7 +225,7 @@ nlohmann::json WriteResults(const Simulation& sim, const RunStats& stats, const 
     fmt::format_to(out, "time_ps,node,port,priority,event\n");
     for (const OpsEvent& e : f.ops.events) {
       fmt::format_to(out, "{},{},{},{},{}\n", e.time, e.node, e.port, e.priority, e.event);
-      file.FlushIfOver(CheckedFileWriter::kChunkBytes);
+      file.FlushIfOver();
     }
     file.Close();
   }
