@@ -79,22 +79,20 @@ void Simulation::ResolveDeadlock(const std::vector<DeadlockSample>& samples) {
   ops::ResolveDeadlock(fabric_, samples, [this](uint32_t node) { return IsLocalNode(node); });
 }
 
+std::vector<Routing::Link> Simulation::RoutingLinks(const std::vector<PortId>& links) const {
+  std::vector<Routing::Link> out;
+  for (const PortId p : links) {
+    const PortLink& a = layout_->ports[p];
+    const PortLink& b = layout_->ports[a.peer];
+    out.push_back(Routing::Link{a.node, a.local, b.node, b.local});
+  }
+  return out;
+}
+
 SharedRoutes::Product Simulation::RoutesAroundDownLinks(uint32_t threads) const {
   const FabricLayout& l = *layout_;
-  std::vector<uint8_t> down(l.ports.size(), 0);
-  for (const PortId p : down_links_) down[p] = down[l.ports[p].peer] = 1;
-  std::vector<std::vector<std::pair<uint16_t, uint32_t>>> adjacency = l.adjacency;
-  for (uint32_t n = 0; n < adjacency.size(); ++n)
-    std::erase_if(adjacency[n], [&](const std::pair<uint16_t, uint32_t>& e) {
-      return down[l.nodes[n].first_port + e.first] != 0;
-    });
-  Routing routing;
-  try {
-    routing.Build(adjacency, l.host_nodes, l.switch_index, EcmpSalt(scenario_), {}, threads);
-  } catch (const std::runtime_error&) {
-    return std::nullopt;
-  }
-  return routing;
+  return fabric_.routing.Rerouted(l.adjacency, l.host_nodes, RoutingLinks(routes_down_),
+                                  RoutingLinks(down_links_), threads);
 }
 
 void Simulation::RecomputeRoutes(PortId port) {
@@ -115,6 +113,7 @@ void Simulation::RecomputeRoutes(PortId port) {
     return;
   }
   f.routing = std::move(*routing);
+  routes_down_ = down_links_;
   f.routes.NewEpoch();
   for (const Flow& fl : f.flows)
     if (fl.start <= f.now && !fl.Finished()) f.routes.Compute(f, fl.id);

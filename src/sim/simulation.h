@@ -245,9 +245,12 @@ class Simulation {
   // convergence), or takes them from the replica that did (SharedRoutes).
   // `port`: the failed link's, named in the ops log.
   void RecomputeRoutes(PortId port);
-  // The routes on the links that are up, searched by `threads` threads; none
-  // when a host is cut off.
+  // The routes on the links that are up: the fabric's routes derived from
+  // those around routes_down_ (Routing::Rerouted), searched by `threads`
+  // threads; none when a host is cut off.
   SharedRoutes::Product RoutesAroundDownLinks(uint32_t threads) const;
+  // `links` (down_links_ or routes_down_) as Routing takes them.
+  std::vector<Routing::Link> RoutingLinks(const std::vector<PortId>& links) const;
   // Keeps down_links_ as ops::LinkDown / LinkUp leave the link's ports.
   void SetLinkDown(PortId port, bool down);
   // How often the deadlock detector samples: a quarter of its threshold.
@@ -287,6 +290,9 @@ class Simulation {
   // fault names it (RecomputeRoutes routes around them; a partition may not
   // hold these ports).
   std::vector<PortId> down_links_;
+  // The links the fabric's routes go around: down_links_ when they were last
+  // recomputed (the routes stay when a host was cut off).
+  std::vector<PortId> routes_down_;
   // A partition's: where the replicas of its process share recomputed
   // routes (null: it builds its own), and how many it has taken.
   SharedRoutes* shared_routes_ = nullptr;

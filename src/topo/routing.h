@@ -12,13 +12,15 @@
 //
 // The tables are immutable once built and shared by copies of a Routing: the
 // partitions of a parallel run (sim/partitioned_run.h) all forward by one
-// set, and a partition that recomputes routes (a link_down fault) builds its
-// own new set.
+// set. A link_down fault's convergence derives new tables from the old
+// (Rerouted): only the destinations whose shortest paths the change
+// lengthens or shortens are searched again.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -36,10 +38,37 @@ class Routing {
   // edge's search: a 65,536-host fabric's tables take seconds to build.
   // `threads` search the edges in parallel (each at least 256 edges; the
   // tables are the same for any count).
+  using Adjacency = std::vector<std::vector<std::pair<uint16_t, uint32_t>>>;
   using BuildProgress = std::function<void(uint32_t done, uint32_t total)>;
-  void Build(const std::vector<std::vector<std::pair<uint16_t, uint32_t>>>& adjacency,
-             const std::vector<uint32_t>& host_nodes, const std::vector<int32_t>& switch_index,
-             uint64_t salt, const BuildProgress& progress = {}, uint32_t threads = 1);
+  void Build(const Adjacency& adjacency, const std::vector<uint32_t>& host_nodes,
+             const std::vector<int32_t>& switch_index, uint64_t salt,
+             const BuildProgress& progress = {}, uint32_t threads = 1);
+
+  // A link by its two ends' nodes and local ports.
+  struct Link {
+    uint32_t node_a = 0;
+    uint16_t port_a = 0;
+    uint32_t node_b = 0;
+    uint16_t port_b = 0;
+    bool operator==(const Link&) const = default;
+  };
+  // These tables, built for `adjacency` (the whole fabric, as given to Build)
+  // without the links `before`, changed to route around the links `after`
+  // instead: the next hops Build gives for `adjacency` without `after`'s
+  // links, at every switch towards every host (where a set sits in the
+  // tables may differ). Links that come back up are added first, then those
+  // that went down are taken out, one at a time; a destination edge is
+  // searched again (by `threads`) only when a change moves some switch nearer
+  // to it or farther from it, else only the ends' sets change. A fat tree's
+  // link failure searches one edge (edge to aggregation) or a pod's edges
+  // (aggregation to core) of all of them (topo/routing_update.cpp);
+  // `progress` hears (edges searched, edges to search). None when a host is
+  // cut off (its own link is down, or no path joins two edges), as Build
+  // would throw.
+  std::optional<Routing> Rerouted(const Adjacency& adjacency,
+                                  const std::vector<uint32_t>& host_nodes,
+                                  std::span<const Link> before, std::span<const Link> after,
+                                  uint32_t threads, const BuildProgress& progress = {}) const;
 
   // The five-tuple key a QP's packets carry (computed once per QP and direction).
   static uint64_t FlowKey(uint32_t src, uint32_t dst, uint16_t sport);
@@ -115,10 +144,14 @@ class Routing {
     std::vector<uint32_t> group_switch;  // group -> switch index of the edge
     std::vector<Entry> table;            // [switch * num_groups + group], not for the edge
     std::vector<uint16_t> port_sets;     // concatenated local port lists
+    std::vector<Entry> sets;             // each distinct list in port_sets, once
     std::vector<uint64_t> salt;          // per switch
   };
 
  private:
+  // Points the cached arrays below at `tables`.
+  void Adopt(std::shared_ptr<const Tables> tables);
+
   std::shared_ptr<const Tables> tables_;
   // Tables' arrays, cached: a hop reads them without going through tables_.
   uint32_t num_groups_ = 0;

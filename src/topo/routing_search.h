@@ -1,0 +1,45 @@
+// The searches behind Routing's tables (topo/routing.h), shared by the
+// build at setup (every destination edge) and by a link_down's update
+// (topo/routing_update.cpp: only the edges whose shortest paths changed).
+// Internal to topo/.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "topo/routing.h"
+
+namespace rocesim::routing_search {
+
+using Adjacency = std::vector<std::vector<std::pair<uint16_t, uint32_t>>>;
+
+// The switch-only graph the searches walk: switch s's links are
+// links[first[s] .. first[s + 1]), each (local port, neighbour switch index),
+// in the switch's port order (its order in `adjacency`), leaving out the
+// links `without`. Hosts are leaves a search never needs to visit: a host is
+// reachable exactly when its edge switch is.
+struct SwitchGraph {
+  std::vector<uint32_t> first;
+  std::vector<std::pair<uint16_t, uint32_t>> links;
+  std::vector<uint32_t> switch_node;                  // switch index -> node, for errors
+  const std::vector<uint32_t>* host_nodes = nullptr;  // host -> node, for errors
+};
+SwitchGraph MakeSwitchGraph(const Adjacency& adjacency, const std::vector<int32_t>& switch_index,
+                            const std::vector<uint32_t>& host_nodes,
+                            std::span<const Routing::Link> without = {});
+
+// Searches from each destination edge (group) of `groups` over `graph` and
+// writes those groups' columns of t.table: each switch's set of neighbours
+// one hop nearer the edge, in its port order. New distinct sets go at the end
+// of t.port_sets (t.sets lists every distinct one, in order of first use);
+// the other columns are left alone. `threads` share the groups (each at
+// least 256); the tables are the same for any count. Throws
+// std::runtime_error if an edge cannot reach another, or a switch has more
+// than kMaxEcmpWays equal-cost ports. `progress` hears (groups searched,
+// groups.size()).
+void SearchGroups(const SwitchGraph& graph, Routing::Tables& t, std::span<const uint32_t> groups,
+                  uint32_t threads, const Routing::BuildProgress& progress);
+
+}  // namespace rocesim::routing_search
