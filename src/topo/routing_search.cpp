@@ -16,16 +16,6 @@ namespace {
 
 using Entry = Routing::Entry;
 
-// FNV-1a over a next-hop set: the dedup map is looked up once per switch and
-// destination edge, the hottest step of building a large fabric's tables.
-struct PortSetHash {
-  size_t operator()(const std::vector<uint16_t>& set) const {
-    uint64_t h = 0xCBF29CE484222325ULL;
-    for (uint16_t p : set) h = (h ^ p) * 0x100000001B3ULL;
-    return static_cast<size_t>(h);
-  }
-};
-
 // One thread's share of the searches: `groups`, and the distinct next-hop
 // sets they found (their columns' offsets point here until MergeRanges), in
 // order of first use.

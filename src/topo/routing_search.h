@@ -4,6 +4,7 @@
 // Internal to topo/.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <utility>
@@ -13,7 +14,17 @@
 
 namespace rocesim::routing_search {
 
-using Adjacency = std::vector<std::vector<std::pair<uint16_t, uint32_t>>>;
+using Adjacency = Routing::Adjacency;
+
+// FNV-1a over a next-hop set: the dedup map is looked up once per switch and
+// destination edge, the hottest step of building a large fabric's tables.
+struct PortSetHash {
+  size_t operator()(const std::vector<uint16_t>& set) const {
+    uint64_t h = 0xCBF29CE484222325ULL;
+    for (uint16_t p : set) h = (h ^ p) * 0x100000001B3ULL;
+    return static_cast<size_t>(h);
+  }
+};
 
 // The switch-only graph the searches walk: switch s's links are
 // links[first[s] .. first[s + 1]), each (local port, neighbour switch index),

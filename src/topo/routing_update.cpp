@@ -37,14 +37,6 @@ namespace {
 using Entry = Routing::Entry;
 constexpr uint32_t kFar = UINT32_MAX;  // a switch that does not reach the edge
 
-struct SetHash {
-  size_t operator()(const std::vector<uint16_t>& set) const {
-    uint64_t h = 0xCBF29CE484222325ULL;
-    for (uint16_t p : set) h = (h ^ p) * 0x100000001B3ULL;
-    return static_cast<size_t>(h);
-  }
-};
-
 class ColumnEditor {
  public:
   ColumnEditor(Routing::Tables& t, const Routing::Adjacency& adjacency)
@@ -169,7 +161,7 @@ class ColumnEditor {
   Routing::Tables& t_;
   const Routing::Adjacency& adjacency_;
   std::vector<uint32_t> switch_node_;  // switch index -> node
-  std::unordered_map<std::vector<uint16_t>, uint32_t, SetHash> offsets_;
+  std::unordered_map<std::vector<uint16_t>, uint32_t, routing_search::PortSetHash> offsets_;
   std::vector<uint8_t> research_;  // by group: search again at the end
 };
 
