@@ -240,6 +240,27 @@ TEST(RoutingUpdate, AFatTreeLinkFailureSearchesOneEdgeOrOnePod) {
   EXPECT_EQ(core_links, 128);
 }
 
+// Links that fail together converge one by one, each convergence around all
+// of them (Simulation::RecomputeRoutes): the first builds the tables, the
+// rest find them right and keep them (the same memory, nothing searched).
+TEST(RoutingUpdate, LinksFailingTogetherAreRoutedAroundOnce) {
+  const Fabric f = LayoutFabricOf("{type: fat_tree, k: 4}");
+  const std::optional<Routing> base = Built(f, {});
+  ASSERT_TRUE(base);
+  const std::vector<Link> both{f.switch_links[0], f.switch_links[5]};
+  const std::optional<Routing> first = base->Rerouted(f.adjacency, f.host_nodes, {}, both, 1);
+  ASSERT_TRUE(first);
+  ExpectSameNextHops(f, *Built(f, both), *first, "both down");
+  bool searched = false;
+  const std::vector<Link> swapped{both[1], both[0]};
+  const std::optional<Routing> second = first->Rerouted(
+      f.adjacency, f.host_nodes, both, swapped, 1, [&](uint32_t, uint32_t) { searched = true; });
+  ASSERT_TRUE(second);
+  EXPECT_FALSE(searched);
+  const uint32_t sw = first->SwitchIndex(f.switch_links[0].node_a);
+  EXPECT_EQ(first->NextHops(sw, 0).data(), second->NextHops(sw, 0).data());
+}
+
 }  // namespace
 }  // namespace test_routing_update
 }  // namespace rocesim
