@@ -16,6 +16,7 @@
 #include "net/fabric_layout.h"
 #include "scenario/scenario_reader.h"
 #include "topo/routing.h"
+#include "topo/routing_check.h"
 
 namespace rocesim {
 namespace test_routing_update {
@@ -89,32 +90,29 @@ Fabric RandomFabric(uint32_t seed, uint32_t switches, uint32_t extra) {
 
 // A fresh build of `f` without `down`, or none where the build throws.
 std::optional<Routing> Built(const Fabric& f, const std::vector<Link>& down) {
-  Adjacency adjacency = f.adjacency;
-  for (const Link& l : down) {
-    std::erase_if(adjacency[l.node_a], [&](const auto& e) { return e.first == l.port_a; });
-    std::erase_if(adjacency[l.node_b], [&](const auto& e) { return e.first == l.port_b; });
-  }
-  Routing r;
-  try {
-    r.Build(adjacency, f.host_nodes, f.switch_index, 7);
-  } catch (const std::runtime_error&) {
-    return std::nullopt;
-  }
-  return r;
+  return BuiltWithout(f.adjacency, f.host_nodes, f.switch_index, 7, down);
 }
 
 void ExpectSameNextHops(const Fabric& f, const Routing& want, const Routing& got,
                         const std::string& what) {
-  for (uint32_t node = 0; node < f.switch_index.size(); ++node) {
-    if (f.switch_index[node] < 0) continue;
-    const uint32_t sw = want.SwitchIndex(node);
-    for (uint32_t h = 0; h < f.host_nodes.size(); ++h) {
-      const auto a = want.NextHops(sw, h), b = got.NextHops(sw, h);
-      ASSERT_TRUE(std::equal(a.begin(), a.end(), b.begin(), b.end()))
-          << what << ": switch node " << node << " towards host " << h;
-      ASSERT_EQ(want.Salt(sw), got.Salt(sw));
-    }
-  }
+  const std::optional<std::string> difference =
+      FirstDifference(want, got, f.switch_index, static_cast<uint32_t>(f.host_nodes.size()));
+  EXPECT_FALSE(difference) << what << ": " << *difference;
+}
+
+// What the comparisons rest on: a link down changes some next hop, and the
+// difference is named.
+TEST(RoutingUpdate, FirstDifferenceNamesWhereTwoTablesDisagree) {
+  const Fabric f = LayoutFabricOf("{type: fat_tree, k: 4}");
+  const auto hosts = static_cast<uint32_t>(f.host_nodes.size());
+  const std::optional<Routing> base = Built(f, {});
+  const std::optional<Routing> around = Built(f, {f.switch_links[0]});
+  ASSERT_TRUE(base && around);
+  EXPECT_FALSE(FirstDifference(*base, *base, f.switch_index, hosts));
+  const std::optional<std::string> d = FirstDifference(*base, *around, f.switch_index, hosts);
+  ASSERT_TRUE(d);
+  EXPECT_NE(d->find("switch node "), std::string::npos) << *d;
+  EXPECT_NE(d->find(" towards host "), std::string::npos) << *d;
 }
 
 // Every link between switches down alone, and back up.

@@ -19,6 +19,8 @@
 #include "ops/watchdog.h"
 #include "sim/run_clock.h"
 #include "sim/stop_request.h"
+#include "stats/invariants.h"
+#include "topo/routing_check.h"
 
 namespace rocesim {
 
@@ -106,6 +108,9 @@ void Simulation::RecomputeRoutes(PortId port) {
     routing = shared_routes_->Take(
         recomputations_++, [this](uint32_t threads) { return RoutesAroundDownLinks(threads); });
   }
+#ifdef ROCESIM_CHECKS
+  CheckRerouting(routing);
+#endif
   if (!routing) {
     // A host cut off (its own link down): no route to it either way; the old
     // tables stay and whatever is routed over the dead link is dropped.
@@ -434,6 +439,23 @@ void Simulation::RunEvents(Time stop, const ProgressFn& progress) {
 // storm holds thousands of frames), where checking every event would make
 // such a run thousands of times slower. The error names the events since the
 // last check that held.
+void Simulation::CheckRerouting(const SharedRoutes::Product& routes) const {
+  const FabricLayout& l = *layout_;
+  const std::optional<Routing> fresh = BuiltWithout(l.adjacency, l.host_nodes, l.switch_index,
+                                                    EcmpSalt(scenario_), RoutingLinks(down_links_));
+  std::optional<std::string> problem;
+  if (fresh.has_value() != routes.has_value()) {
+    problem = routes ? "routes derived where a host is cut off" : "a host found cut off wrongly";
+  } else if (fresh) {
+    problem = FirstDifference(*fresh, *routes, l.switch_index,
+                              static_cast<uint32_t>(l.host_nodes.size()));
+  }
+  if (problem)
+    throw InvariantError(
+        fmt::format("invariant rerouting broken at {} ps: {} (against a fresh build of the routes)",
+                    fabric_.now, *problem));
+}
+
 void Simulation::CheckInvariantsAfter(const Event& e, uint64_t count) {
   constexpr uint64_t kVisitsPerEvent = 8;
   if (count < next_check_) return;

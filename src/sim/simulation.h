@@ -261,6 +261,9 @@ class Simulation {
   Fabric fabric_;
 #ifdef ROCESIM_CHECKS
   void CheckInvariantsAfter(const Event& e, uint64_t count);
+  // Throws InvariantError if `routes` (RecomputeRoutes's) are not a fresh
+  // build's around down_links_ (topo/routing_check.h).
+  void CheckRerouting(const SharedRoutes::Product& routes) const;
   uint64_t last_check_ = 0;          // the event count at the last check that held
   uint64_t next_check_ = 0;          // the event count at which the next check is due
   uint64_t check_visits_fixed_ = 0;  // a check's visits but the frames (0: not yet known)
