@@ -15,9 +15,9 @@
 #include <thread>
 
 #include "net/fabric_layout.h"
-#include "sim/flow_merge.h"
 #include "sim/mpi_launch_env.h"
 #include "sim/partition_load.h"
+#include "sim/partitioned_run_shared.h"
 #include "sim/rank_exchange.h"
 #include "sim/run_clock.h"
 #include "sim/spin_barrier.h"
@@ -36,65 +36,6 @@ void AddTime(double& into, Work&& work) {
   into += std::chrono::duration<double>(std::chrono::steady_clock::now() - from).count();
 }
 }  // namespace
-
-// What the threads of one machine share: the per-partition outboxes live in
-// each replica's Fabric; these are what each partition publishes after a
-// window (in two slots, by window parity, for the reason the outboxes
-// alternate) and what the job agreed on.
-struct PartitionedRun::Shared {
-  // The threads spin long only if each has a core: the cores this process
-  // may count on are its affinity mask's, or, when that is the whole
-  // machine, its share with the other ranks mpirun started there or the
-  // sweep's other points (what --threads auto takes). Three ranks of 2
-  // threads on 2 cores, each counting both cores, spun 1 ms a window: 26.8 s
-  // for rcm-victim, whose serial run takes 0.24 s.
-  Shared(uint32_t threads, uint32_t partitions)
-      : sync(threads, SpinBarrier::ForCores(threads, AutoThreadsHere())) {
-    for (Slot& s : slots) {
-      s.next.resize(partitions);
-      s.finished.resize(partitions);
-      s.bytes_finished.resize(partitions);
-      s.events.resize(partitions);
-      s.window_events.resize(partitions);
-    }
-    for (auto& c : claims) c = std::make_unique<Claim[]>(threads);
-  }
-  struct Slot {
-    std::vector<Time> next;               // per local partition: its earliest pending event
-    std::vector<uint64_t> finished;       // ... flows finished
-    std::vector<int64_t> bytes_finished;  // ... and their bytes (progress line only)
-    std::vector<uint64_t> events;         // ... events counted
-    // ... of them in the window. Not derived from the other slot's counts:
-    // that slot is the one the next window publishes into, which a fast
-    // thread may do while a slow one is still agreeing on this window.
-    std::vector<uint64_t> window_events;
-    bool stop = false;                // thread 0 saw a stop request (one reader: one answer)
-    std::atomic<bool> failed{false};  // a partition threw in the window (RunThread)
-  };
-  std::array<Slot, 2> slots;
-  SpinBarrier sync;
-  // Per thread, by phase parity (a window is one phase, and one more per
-  // deadlock sample in it): how far the phase's claims have got through the
-  // thread's own partitions (PartitionedRun::ClaimPartition).
-  struct alignas(64) Claim {
-    std::atomic<uint32_t> next{0};
-  };
-  std::array<std::unique_ptr<Claim[]>, 2> claims;
-
-  // MPI: the job's agreement, filled by thread 0 between two barriers.
-  WindowAgreement global;
-  bool last_window_clipped = false;  // the last window ran only up to the duration
-  bool interrupted = false;          // the partitions agreed to stop early
-  bool failed = false;               // ... or to end because a partition failed
-  // A partition that threw in a phase: its exception (per thread: the first
-  // it met), and which partitions threw (per local partition: they run no
-  // more of the window).
-  std::vector<std::exception_ptr> failures;
-  std::vector<uint8_t> failed_parts;
-  // The deadlock detector's samples: each partition's, then everyone's.
-  std::vector<DeadlockSample> samples;
-  std::vector<DeadlockSample> all_samples;
-};
 
 CutRequest AgreeOnCut(RankExchange* exchange, uint32_t threads, uint32_t partitions) {
   CutRequest cut{1, std::max(threads, 1u), partitions};
@@ -609,83 +550,6 @@ void PartitionedRun::EndIfAPartitionFailed() {
   failed_together_ = true;
   if (failure) std::rethrow_exception(failure);
   throw FailedOnAnotherRank();
-}
-
-void PartitionedRun::Merge(RunStats& stats) {
-  // Local totals, then (MPI) the job's.
-  Shared& sh = *shared_;
-  uint64_t events = 0;
-  Time end = 0;
-  for (uint32_t p = 0; p < locals_; ++p) {
-    events += replicas_[p]->CountedEvents();
-    end = std::max(end, replicas_[p]->fabric().now);
-  }
-  Fabric& out = replicas_[0]->fabric();
-  const std::vector<uint32_t>& node_part = partitioning_.node_part;
-  // (Ports are not merged: nothing the results writer reads is per port,
-  // and replica 0 does not hold every port; the monitors' per-port files are
-  // merged from the partitions'.)
-  std::vector<FlowTable*> tables(locals_);
-  for (uint32_t p = 0; p < locals_; ++p) tables[p] = &replicas_[p]->fabric().flows;
-  const FabricLayout& layout = *out.layout;
-  std::vector<int> host_table(layout.host_nodes.size());
-  for (size_t h = 0; h < host_table.size(); ++h) {
-    const uint32_t p = node_part[layout.host_nodes[h]] - first_partition_;
-    host_table[h] = p < locals_ ? static_cast<int>(p) : -1;
-  }
-  out.flows = MergeFlows(tables, host_table);
-  // The ops log: each partition's entries for its own nodes (a fault every
-  // replica runs logs in each), in the serial order of their events.
-  std::vector<OpsEvent> log;
-  for (uint32_t p = 0; p < locals_; ++p)
-    for (const OpsEvent& e : replicas_[p]->fabric().ops.events)
-      if (replicas_[p]->IsLocalNode(e.node)) log.push_back(e);
-  std::stable_sort(log.begin(), log.end(), OpsEventBefore);
-  out.ops.events = std::move(log);
-  // The PFC trace: each frame lands in the partition of the node receiving it.
-  std::vector<PfcTraceEntry> trace;
-  for (uint32_t p = 0; p < locals_; ++p)
-    for (const PfcTraceEntry& e : replicas_[p]->fabric().pfc_trace)
-      if (replicas_[p]->IsLocalNode(e.node)) trace.push_back(e);
-  std::sort(trace.begin(), trace.end(), PfcTraceBefore);
-  out.pfc_trace = std::move(trace);
-  // Queue-length dumps: each partition's own switch ports.
-  std::vector<QlenDumpLine> qlen;
-  for (uint32_t p = 0; p < locals_; ++p)
-    for (const QlenDumpLine& l : replicas_[p]->fabric().qlen_dumps) qlen.push_back(l);
-  std::sort(qlen.begin(), qlen.end(), QlenDumpBefore);
-  out.qlen_dumps = std::move(qlen);
-  uint64_t in_network = 0, in_network_payload = 0;
-  for (uint32_t p = 0; p < locals_; ++p) {
-    const Fabric& f = replicas_[p]->fabric();
-    uint64_t payload = 0;
-    in_network += f.FramesInNetwork(&payload);
-    in_network_payload += payload;
-    if (p == 0) continue;
-    out.counters += f.counters;
-    out.flows_finished += f.flows_finished;
-    out.ops.watchdog_triggers += f.ops.watchdog_triggers;
-    out.ops.watchdog_restores += f.ops.watchdog_restores;
-  }
-  if (exchange_)
-    exchange_->MergeInto(*replicas_[0], partitioning_, first_partition_, locals_, events, end,
-                         in_network, in_network_payload);
-  stats.events = events;
-  stats.in_network_frames = in_network;
-  stats.in_network_payload_bytes = in_network_payload;
-  stats.all_flows_done = out.flows_finished == out.flows.Count();
-  stats.interrupted = sh.interrupted;
-  // As the serial run (Simulation::Advance): the last event's time, or the
-  // duration if events were left beyond it -- unless the run ended because
-  // every flow finished, which a run without flows never does (its faults'
-  // or detectors' events beyond the duration end it there).
-  stats.end_time = end;
-  Time next = kTimeMax;
-  for (uint32_t p = 0; p < locals_; ++p) next = std::min(next, replicas_[p]->NextEventTime());
-  if (exchange_) next = exchange_->MinTime(next);
-  const bool flows_ended_it = out.flows.Count() > 0 && stats.all_flows_done;
-  if (!sh.interrupted && (sh.last_window_clipped || (!flows_ended_it && next != kTimeMax)))
-    stats.end_time = std::max(end, scenario_.duration);
 }
 
 }  // namespace rocesim
