@@ -67,7 +67,9 @@ class alignas(64) SwitchMmu {
   // as Admit and ShouldPause, without writing.
   bool PassesThrough(int port, int prio, int64_t bytes) const;
 
-  bool ShouldPause(int port, int prio) const {
+  // Inline always: every frame a lossless switch queues asks (GCC left it a
+  // call when a unity batch's other code changed: +0.5% instructions on k8).
+  [[gnu::always_inline]] bool ShouldPause(int port, int prio) const {
     const PgState& g = pg_[Pg(port, prio)];
     return g.headroom_used > 0 || static_cast<double>(SharedOf(g)) >= Threshold(g);
   }
