@@ -27,11 +27,6 @@ struct GroupRange {
 };
 
 constexpr uint32_t kGroupsPerThread = 256;  // fewer edges: not worth a thread
-constexpr uint32_t kMaxPortSets = 1u << 24;
-
-void ThrowTooManySets() {
-  throw std::runtime_error("topology: too many distinct next-hop sets");
-}
 
 // Breadth-first search from each edge of `range` over the switches; every
 // other switch's entry towards the edge is its set of neighbours one step
@@ -166,6 +161,10 @@ void MergeRanges(Routing::Tables& t, std::span<GroupRange> ranges, uint32_t num_
 }
 
 }  // namespace
+
+void ThrowTooManySets() {
+  throw std::runtime_error("topology: too many distinct next-hop sets");
+}
 
 SwitchGraph MakeSwitchGraph(const Adjacency& adjacency, const std::vector<int32_t>& switch_index,
                             const std::vector<uint32_t>& host_nodes,

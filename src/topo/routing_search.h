@@ -26,6 +26,10 @@ struct PortSetHash {
   }
 };
 
+// A set's offset into the tables' port lists has 24 bits (Routing::Entry).
+inline constexpr uint32_t kMaxPortSets = 1u << 24;
+[[noreturn]] void ThrowTooManySets();
+
 // The switch-only graph the searches walk: switch s's links are
 // links[first[s] .. first[s + 1]), each (local port, neighbour switch index),
 // in the switch's port order (its order in `adjacency`), leaving out the

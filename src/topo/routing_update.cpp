@@ -123,6 +123,7 @@ class ColumnEditor {
     if (fresh) {
       t_.sets.push_back(e);
       t_.port_sets.insert(t_.port_sets.end(), set.begin(), set.end());
+      if (t_.port_sets.size() >= routing_search::kMaxPortSets) routing_search::ThrowTooManySets();
     }
     At(s, g) = e;
   }
