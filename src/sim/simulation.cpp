@@ -428,17 +428,8 @@ void Simulation::RunEvents(Time stop, const ProgressFn& progress) {
 }
 
 #ifdef ROCESIM_CHECKS
-// A checks build (-DROCESIM_CHECKS=ON): the state invariants, and
-// conservation too in a serial run (a partition's frames cross to others
-// mid-run), checked while the run runs.
-// A check visits every port's queues, every switch's buffer counts (a CIOQ
-// switch's ports x ports x priorities VOQs), every NIC and, twice, every
-// frame in the network; after a check of V visits the next comes
-// V / kVisitsPerEvent events later, so the checks add about kVisitsPerEvent
-// visits to each event however large the fabric or deep its queues (a pause
-// storm holds thousands of frames), where checking every event would make
-// such a run thousands of times slower. The error names the events since the
-// last check that held.
+// A checks build: the routes a convergence derived (Routing::Rerouted) must
+// forward as a fresh build of the routes around the same links would.
 void Simulation::CheckRerouting(const SharedRoutes::Product& routes) const {
   const FabricLayout& l = *layout_;
   const std::optional<Routing> fresh = BuiltWithout(l.adjacency, l.host_nodes, l.switch_index,
@@ -456,6 +447,17 @@ void Simulation::CheckRerouting(const SharedRoutes::Product& routes) const {
                     fabric_.now, *problem));
 }
 
+// A checks build (-DROCESIM_CHECKS=ON): the state invariants, and
+// conservation too in a serial run (a partition's frames cross to others
+// mid-run), checked while the run runs.
+// A check visits every port's queues, every switch's buffer counts (a CIOQ
+// switch's ports x ports x priorities VOQs), every NIC and, twice, every
+// frame in the network; after a check of V visits the next comes
+// V / kVisitsPerEvent events later, so the checks add about kVisitsPerEvent
+// visits to each event however large the fabric or deep its queues (a pause
+// storm holds thousands of frames), where checking every event would make
+// such a run thousands of times slower. The error names the events since the
+// last check that held.
 void Simulation::CheckInvariantsAfter(const Event& e, uint64_t count) {
   constexpr uint64_t kVisitsPerEvent = 8;
   if (count < next_check_) return;
