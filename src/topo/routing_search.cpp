@@ -166,6 +166,17 @@ void ThrowTooManySets() {
   throw std::runtime_error("topology: too many distinct next-hop sets");
 }
 
+std::vector<uint32_t> SwitchNodes(const std::vector<int32_t>& switch_index) {
+  std::vector<uint32_t> switch_node;
+  for (size_t node = 0; node < switch_index.size(); ++node)
+    if (switch_index[node] >= 0) {
+      const auto s = static_cast<size_t>(switch_index[node]);
+      if (switch_node.size() <= s) switch_node.resize(s + 1);
+      switch_node[s] = static_cast<uint32_t>(node);
+    }
+  return switch_node;
+}
+
 SwitchGraph MakeSwitchGraph(const Adjacency& adjacency, const std::vector<int32_t>& switch_index,
                             const std::vector<uint32_t>& host_nodes,
                             std::span<const Routing::Link> without) {
@@ -178,12 +189,7 @@ SwitchGraph MakeSwitchGraph(const Adjacency& adjacency, const std::vector<int32_
   std::sort(cut.begin(), cut.end());
   SwitchGraph graph;
   graph.host_nodes = &host_nodes;
-  for (size_t node = 0; node < adjacency.size(); ++node)
-    if (switch_index[node] >= 0) {
-      const auto s = static_cast<size_t>(switch_index[node]);
-      if (graph.switch_node.size() <= s) graph.switch_node.resize(s + 1);
-      graph.switch_node[s] = static_cast<uint32_t>(node);
-    }
+  graph.switch_node = SwitchNodes(switch_index);
   const size_t num_switches = graph.switch_node.size();
   graph.first.assign(num_switches + 1, 0);
   for (size_t s = 0; s < num_switches; ++s) {

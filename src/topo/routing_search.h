@@ -41,6 +41,9 @@ struct SwitchGraph {
   std::vector<uint32_t> switch_node;                  // switch index -> node, for errors
   const std::vector<uint32_t>* host_nodes = nullptr;  // host -> node, for errors
 };
+// Each switch's node, by switch index (switch_index inverted).
+std::vector<uint32_t> SwitchNodes(const std::vector<int32_t>& switch_index);
+
 SwitchGraph MakeSwitchGraph(const Adjacency& adjacency, const std::vector<int32_t>& switch_index,
                             const std::vector<uint32_t>& host_nodes,
                             std::span<const Routing::Link> without = {});

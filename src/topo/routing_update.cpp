@@ -40,13 +40,10 @@ constexpr uint32_t kFar = UINT32_MAX;  // a switch that does not reach the edge
 class ColumnEditor {
  public:
   ColumnEditor(Routing::Tables& t, const Routing::Adjacency& adjacency)
-      : t_(t), adjacency_(adjacency), research_(t.num_groups, 0) {
-    for (size_t node = 0; node < t.switch_index.size(); ++node)
-      if (t.switch_index[node] >= 0) {
-        const auto s = static_cast<size_t>(t.switch_index[node]);
-        if (switch_node_.size() <= s) switch_node_.resize(s + 1);
-        switch_node_[s] = static_cast<uint32_t>(node);
-      }
+      : t_(t),
+        adjacency_(adjacency),
+        switch_node_(routing_search::SwitchNodes(t.switch_index)),
+        research_(t.num_groups, 0) {
     for (const Entry& e : t.sets)
       offsets_.emplace(std::vector<uint16_t>(Begin(e), Begin(e) + e.count), e.offset);
   }
